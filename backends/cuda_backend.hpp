@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CUDA backend. On sm_90 (Hopper) the relaxation is one fused add-min instruction
+// (__viaddmin_s32 -> SASS VIADDMNMX); elsewhere the portable min.
+#pragma once
+
+namespace apsp {
+
+template <>
+struct BackendTraits<Kokkos::Cuda> {
+  static constexpr int kTileRows = 8;
+  static constexpr int kTileCols = 8;
+  static constexpr int default_block = 128;
+  static constexpr int kChunk = 4;
+  static constexpr int kScratchPad = 4;
+  using HostStagingSpace = Kokkos::CudaHostPinnedSpace;
+  // One thread per 8 x 8 thread tile: 256 threads for B = 128.
+  static int team_size(int block) { return (block / kTileRows) * (block / kTileCols); }
+  KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+    return __viaddmin_s32(a, b, c);
+#else
+    return Impl::portable_min_plus(c, a, b);
+#endif
+  }
+};
+
+}  // namespace apsp

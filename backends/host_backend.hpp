@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CPU backends (Serial, OpenMP): one thread per team walks every thread tile of its tile.
+// A 4 x 16 int32 thread tile is 8 AVX2 registers of accumulators (4 rows x 2 ymm), which
+// leaves room for the operand vectors and broadcasts in the 16 ymm registers; the compiler
+// vectorises the column loop (vpaddd + vpminsd). With B = 64 the two staged operand tiles
+// take 32 KiB, small enough to stay in the core's private caches.
+#pragma once
+
+namespace apsp {
+
+template <class ExecSpace>
+struct HostBackendTraits {
+  using HostStagingSpace = typename ExecSpace::memory_space;
+  static constexpr int kTileRows = 4;
+  static constexpr int kTileCols = 16;
+  static constexpr int default_block = 64;
+  static constexpr int kChunk = 16;
+  static constexpr int kScratchPad = 0;
+  static int team_size(int /*block*/) { return 1; }
+  KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
+    return Impl::portable_min_plus(c, a, b);
+  }
+};
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+template <>
+struct BackendTraits<Kokkos::Serial> : HostBackendTraits<Kokkos::Serial> {};
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+template <>
+struct BackendTraits<Kokkos::OpenMP> : HostBackendTraits<Kokkos::OpenMP> {};
+#endif
+
+}  // namespace apsp

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Blocked Floyd-Warshall on one device, written once for every backend.
+//
+// Round k (one per block of B pivots) has three phases, each a TeamPolicy kernel whose teams
+// stage their tiles in team scratch memory (shared memory on a GPU):
+//   phase 1: the pivot tile (k, k), closed under its own B pivots;
+//   phase 2: the tiles of pivot row k and pivot column k, relaxed through the pivot tile;
+//   phase 3: every other tile (i, j) := min(D(i, j), D(i, k) (min,+) D(k, j)).
+// Phase 3 does (nb - 1)^2 of the nb^2 tile updates per round and dominates the run; each
+// thread keeps a kTileRows x kTileCols block of results in registers and streams the two
+// staged operand tiles. What differs per backend (tile shape, team shape, the min-plus
+// instruction) comes from BackendTraits in backends/.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "apsp/distance_matrix.hpp"
+#include "backend_traits.hpp"
+
+#if defined(__CUDA_ARCH__) || defined(__clang__) || defined(__NVCC__)
+#define APSP_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define APSP_UNROLL _Pragma("GCC unroll 64")
+#else
+#define APSP_UNROLL
+#endif
+
+namespace apsp {
+
+/// Throws std::invalid_argument unless `block` suits ExecSpace's thread-tile shape.
+template <class ExecSpace>
+void check_block_size(int block) {
+  using T = BackendTraits<ExecSpace>;
+  const int m = T::kTileRows > T::kTileCols ? T::kTileRows : T::kTileCols;
+  if (block < m || block % T::kTileRows != 0 || block % T::kTileCols != 0 || block % T::kChunk != 0 || block > 512)
+    throw std::invalid_argument("block size " + std::to_string(block) + " is not supported by the " +
+                                ExecSpace::name() + " backend: it must be a multiple of " +
+                                std::to_string(T::kTileRows) + ", " + std::to_string(T::kTileCols) + " and " +
+                                std::to_string(T::kChunk) + ", at most 512");
+}
+
+template <class ExecSpace>
+class BlockedFloydWarshall {
+ public:
+  using Traits = BackendTraits<ExecSpace>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  using Matrix = DistanceMatrix<ExecSpace>;
+
+  /// Runs every round. Returns after a fence.
+  static void solve(const Matrix& d) {
+    for (int k = 0; k < d.blocks(); ++k) round(d, k);
+    ExecSpace().fence();
+  }
+
+  /// One round: the three phases for pivot block k, enqueued in order.
+  static void round(const Matrix& d, int k) {
+    phase1(d, k);
+    phase2(d, k);
+    phase3(d, k);
+  }
+
+  static void phase1(const Matrix& d, int k) {
+    const int B = d.block, pitch = B + Traits::kScratchPad;
+    const int64_t n = d.n;
+    int32_t* const m = d.data.data();
+    const int64_t origin = int64_t(k) * B * n + int64_t(k) * B;
+    Kokkos::parallel_for(
+        "apsp::phase1_pivot", policy(1, B, 1), KOKKOS_LAMBDA(const Member& team) {
+          int32_t* t = scratch(team, B, pitch, 1);
+          load_tile(team, t, pitch, m + origin, n, B, false);
+          team.team_barrier();
+          for (int p = 0; p < B; ++p) {
+            relax_tile(team, t, pitch, B, t + p, pitch, t + p * pitch, 1);
+            team.team_barrier();
+          }
+          store_tile(team, t, pitch, m + origin, n, B);
+        });
+  }
+
+  static void phase2(const Matrix& d, int k) {
+    const int nb = d.blocks();
+    if (nb < 2) return;
+    const int B = d.block, pitch = B + Traits::kScratchPad;
+    const int64_t n = d.n;
+    int32_t* const m = d.data.data();
+    const int64_t pivot = int64_t(k) * B * n + int64_t(k) * B;
+    Kokkos::parallel_for(
+        "apsp::phase2_pivot_row_col", policy(2 * (nb - 1), B, 2), KOKKOS_LAMBDA(const Member& team) {
+          const int id = team.league_rank();
+          const bool in_row = id < nb - 1;  // tile (k, j) of the pivot row, else (i, k)
+          int other = in_row ? id : id - (nb - 1);
+          other += other >= k;
+          const int64_t origin =
+              in_row ? int64_t(k) * B * n + int64_t(other) * B : int64_t(other) * B * n + int64_t(k) * B;
+          int32_t* p_tile = scratch(team, B, pitch, 2);
+          int32_t* t = p_tile + B * pitch;
+          load_tile(team, p_tile, pitch, m + pivot, n, B, false);
+          load_tile(team, t, pitch, m + origin, n, B, false);
+          team.team_barrier();
+          for (int p = 0; p < B; ++p) {
+            // Row tile:    T(r, c) = min(T(r, c), P(r, p) + T(p, c)).
+            // Column tile: T(r, c) = min(T(r, c), T(r, p) + P(p, c)).
+            if (in_row)
+              relax_tile(team, t, pitch, B, p_tile + p, pitch, t + p * pitch, 1);
+            else
+              relax_tile(team, t, pitch, B, t + p, pitch, p_tile + p * pitch, 1);
+            team.team_barrier();
+          }
+          store_tile(team, t, pitch, m + origin, n, B);
+        });
+  }
+
+  static void phase3(const Matrix& d, int k) {
+    const int nb = d.blocks();
+    if (nb < 2) return;
+    const int B = d.block, pitch = B + Traits::kScratchPad;
+    const int64_t n = d.n;
+    int32_t* const m = d.data.data();
+    constexpr int R = Traits::kTileRows, C = Traits::kTileCols;
+    Kokkos::parallel_for(
+        "apsp::phase3_remaining", policy((nb - 1) * (nb - 1), B, 2), KOKKOS_LAMBDA(const Member& team) {
+          int bi = team.league_rank() / (nb - 1), bj = team.league_rank() % (nb - 1);
+          bi += bi >= k;
+          bj += bj >= k;
+          // A = D(bi, k) staged transposed (column p of A is a contiguous row of `at`), so
+          // that a thread's kTileRows operands are one contiguous load, like its B operands.
+          int32_t* at = scratch(team, B, pitch, 2);
+          int32_t* bk = at + B * pitch;
+          load_tile(team, at, pitch, m + int64_t(bi) * B * n + int64_t(k) * B, n, B, true);
+          load_tile(team, bk, pitch, m + int64_t(k) * B * n + int64_t(bj) * B, n, B, false);
+          team.team_barrier();
+          int32_t* c = m + int64_t(bi) * B * n + int64_t(bj) * B;
+          const int per_row = B / C;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (B / R) * per_row), [&](const int tt) {
+            relax_thread_tile(c, n, at, bk, pitch, B, (tt / per_row) * R, (tt % per_row) * C);
+          });
+        });
+  }
+
+  /// Bytes of team scratch a phase with `tiles` staged tiles needs.
+  static size_t scratch_bytes(int block, int tiles) {
+    return size_t(tiles) * block * (block + Traits::kScratchPad) * sizeof(int32_t);
+  }
+
+ private:
+  static Policy policy(int league, int block, int staged_tiles) {
+    return Policy(league, Traits::team_size(block))
+        .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes(block, staged_tiles)));
+  }
+
+  /// One scratch allocation for the phase's `tiles` staged tiles; callers carve it up.
+  KOKKOS_FORCEINLINE_FUNCTION static int32_t* scratch(const Member& team, int block, int pitch, int tiles) {
+    return static_cast<int32_t*>(team.team_scratch(0).get_shmem(size_t(tiles) * block * pitch * sizeof(int32_t)));
+  }
+
+  /// tile(r, c) <- src[r * ld + c] (or tile(c, r) when `transpose`), in runs of kChunk.
+  KOKKOS_FORCEINLINE_FUNCTION static void load_tile(const Member& team, int32_t* tile, int pitch, const int32_t* src,
+                                                    int64_t ld, int B, bool transpose) {
+    constexpr int W = Traits::kChunk;
+    const int runs = B / W;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, B * runs), [&](const int item) {
+      const int r = item / runs, c0 = (item % runs) * W;
+      const int32_t* s = src + r * ld + c0;
+      if (transpose) {
+        APSP_UNROLL
+        for (int w = 0; w < W; ++w) tile[(c0 + w) * pitch + r] = s[w];
+      } else {
+        APSP_UNROLL
+        for (int w = 0; w < W; ++w) tile[r * pitch + c0 + w] = s[w];
+      }
+    });
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION static void store_tile(const Member& team, const int32_t* tile, int pitch, int32_t* dst,
+                                                     int64_t ld, int B) {
+    constexpr int W = Traits::kChunk;
+    const int runs = B / W;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, B * runs), [&](const int item) {
+      const int r = item / runs, c0 = (item % runs) * W;
+      APSP_UNROLL
+      for (int w = 0; w < W; ++w) dst[r * ld + c0 + w] = tile[r * pitch + c0 + w];
+    });
+  }
+
+  /// One pivot step of phases 1 and 2, on a staged tile t:
+  ///   t(r, c) = min(t(r, c), a[r * a_stride] + b[c * b_stride]).
+  /// Row p and column p of t do not change in step p (the pivot's diagonal is 0), so the
+  /// in-place update reads the same values whichever thread gets there first.
+  KOKKOS_FORCEINLINE_FUNCTION static void relax_tile(const Member& team, int32_t* t, int pitch, int B, const int32_t* a,
+                                                     int a_stride, const int32_t* b, int b_stride) {
+    constexpr int W = Traits::kChunk;
+    const int runs = B / W;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, B * runs), [&](const int item) {
+      const int r = item / runs, c0 = (item % runs) * W;
+      const int32_t av = a[r * a_stride];
+      int32_t v[W];
+      APSP_UNROLL
+      for (int w = 0; w < W; ++w) v[w] = Traits::min_plus(t[r * pitch + c0 + w], av, b[(c0 + w) * b_stride]);
+      APSP_UNROLL
+      for (int w = 0; w < W; ++w) t[r * pitch + c0 + w] = v[w];
+    });
+  }
+
+  /// Phase 3's inner kernel: the thread tile at (r0, c0) of C, kept in registers while the
+  /// B pivots stream through: C(r, c) = min over p of (C(r, c), At(p, r) + Bk(p, c)).
+  KOKKOS_FORCEINLINE_FUNCTION static void relax_thread_tile(int32_t* c, int64_t ld, const int32_t* at,
+                                                            const int32_t* bk, int pitch, int B, int r0, int c0) {
+    constexpr int R = Traits::kTileRows, C = Traits::kTileCols;
+    int32_t acc[R][C];
+    APSP_UNROLL
+    for (int i = 0; i < R; ++i) {
+      APSP_UNROLL
+      for (int j = 0; j < C; ++j) acc[i][j] = c[(r0 + i) * ld + c0 + j];
+    }
+    for (int p = 0; p < B; ++p) {
+      int32_t a[R], b[C];
+      APSP_UNROLL
+      for (int i = 0; i < R; ++i) a[i] = at[p * pitch + r0 + i];
+      APSP_UNROLL
+      for (int j = 0; j < C; ++j) b[j] = bk[p * pitch + c0 + j];
+      APSP_UNROLL
+      for (int i = 0; i < R; ++i) {
+        APSP_UNROLL
+        for (int j = 0; j < C; ++j) acc[i][j] = Traits::min_plus(acc[i][j], a[i], b[j]);
+      }
+    }
+    APSP_UNROLL
+    for (int i = 0; i < R; ++i) {
+      APSP_UNROLL
+      for (int j = 0; j < C; ++j) c[(r0 + i) * ld + c0 + j] = acc[i][j];
+    }
+  }
+};
+
+}  // namespace apsp

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The padded distance matrix in an execution space's memory, and its construction from an
+// edge list (on the device, so that only the edges travel, never a V x V matrix).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "apsp/graph_file.hpp"
+#include "backend_traits.hpp"
+
+namespace apsp {
+
+/// Distance of a pair with no path (spec: 2^30 - 1). INF + INF still fits in int32.
+inline constexpr int32_t kInf = 1073741823;
+
+/// Edge length of the matrix once padded to a multiple of the block size.
+inline int64_t padded_size(int64_t vertices, int block) { return (vertices + block - 1) / block * block; }
+
+/// A padded n x n distance matrix, n = padded_size(V, B), row-major in ExecSpace's memory.
+/// Padding vertices are isolated (0 on the diagonal, INF elsewhere), so they never shorten
+/// a path and never show in the output.
+template <class ExecSpace>
+struct DistanceMatrix {
+  using memory_space = typename ExecSpace::memory_space;
+  using view_type = Kokkos::View<int32_t*, Kokkos::LayoutRight, memory_space>;
+
+  int64_t vertices = 0;  ///< V
+  int block = 0;         ///< B
+  int64_t n = 0;         ///< padded edge length (leading dimension)
+  view_type data;
+
+  int blocks() const { return static_cast<int>(n / block); }
+
+  /// Allocates without touching the memory; fill with `initialise_from_edges`.
+  DistanceMatrix(int64_t v, int b)
+      : vertices(v),
+        block(b),
+        n(padded_size(v, b)),
+        data(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::distance_matrix")),
+             static_cast<size_t>(padded_size(v, b) * padded_size(v, b))) {}
+};
+
+/// Bytes of device memory (the execution space's memory) that a V x V problem needs.
+inline int64_t matrix_bytes(int64_t vertices, int block) {
+  const int64_t n = padded_size(vertices, block);
+  return n * n * static_cast<int64_t>(sizeof(int32_t));
+}
+
+namespace Impl {
+
+/// Index of the first edge in [begin, begin + count) that breaks the rules, or -1.
+template <class ExecSpace, class EdgeView>
+int64_t first_bad_edge(const EdgeView& edges, int64_t count, int64_t begin, int64_t vertices, int32_t max_weight) {
+  int64_t first = INT64_MAX;
+  Kokkos::parallel_reduce(
+      "apsp::build::validate_edges", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, count),
+      KOKKOS_LAMBDA(const int64_t i, int64_t& f) {
+        const int32_t s = edges(3 * i), t = edges(3 * i + 1), w = edges(3 * i + 2);
+        const bool bad = s < 0 || s >= vertices || t < 0 || t >= vertices || w < 0 || w > max_weight;
+        if (bad && i < f) f = i;
+      },
+      Kokkos::Min<int64_t>(first));
+  return first == INT64_MAX ? -1 : begin + first;
+}
+
+/// d(s, t) = min(d(s, t), w) for each edge; self-loops never shorten d(i, i) = 0.
+template <class ExecSpace, class EdgeView>
+void scatter_edges(const DistanceMatrix<ExecSpace>& d, const EdgeView& edges, int64_t count) {
+  auto m = d.data;
+  const int64_t n = d.n;
+  Kokkos::parallel_for(
+      "apsp::build::scatter_edges", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, count),
+      KOKKOS_LAMBDA(const int64_t i) {
+        const int32_t s = edges(3 * i), t = edges(3 * i + 1), w = edges(3 * i + 2);
+        if (s != t) Kokkos::atomic_fetch_min(&m(s * n + t), w);
+      });
+}
+
+}  // namespace Impl
+
+/// Fills `d` from the graph: 0 on the diagonal, INF elsewhere, then every edge, keeping the
+/// lightest of repeated edges. Checks every edge on the way and throws InputError naming the
+/// first that breaks the rules (before the output file is ever created).
+template <class ExecSpace>
+void initialise_from_edges(const DistanceMatrix<ExecSpace>& d, const GraphFile& graph) {
+  auto m = d.data;
+  const int64_t n = d.n;
+  Kokkos::parallel_for(
+      "apsp::build::fill",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
+                            Kokkos::IndexType<int64_t>>({0, 0}, {n, n}),
+      KOKKOS_LAMBDA(const int64_t i, const int64_t j) { m(i * n + j) = (i == j) ? 0 : kInf; });
+
+  const int32_t max_weight = graph.max_weight_allowed();
+  using HostEdges = Kokkos::View<const int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  constexpr bool host_accessible = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  // Device backends copy the edges over in chunks so that a dense graph's edge list
+  // (up to 12 * V * (V - 1) bytes) never has to fit in device memory at once.
+  const int64_t chunk = host_accessible ? graph.edges() : std::min<int64_t>(graph.edges(), int64_t(1) << 24);
+  Kokkos::View<int32_t*, typename ExecSpace::memory_space> staging;
+  if (!host_accessible && chunk > 0)
+    staging = decltype(staging)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::build::edges"),
+                                static_cast<size_t>(3 * chunk));
+  for (int64_t begin = 0; begin < graph.edges(); begin += chunk) {
+    const int64_t count = std::min(chunk, graph.edges() - begin);
+    HostEdges host(graph.edge_data() + 3 * begin, static_cast<size_t>(3 * count));
+    int64_t bad;
+    if constexpr (host_accessible) {
+      bad = Impl::first_bad_edge<ExecSpace>(host, count, begin, d.vertices, max_weight);
+      if (bad < 0) Impl::scatter_edges(d, host, count);
+    } else {
+      auto dst = Kokkos::subview(staging, std::make_pair<size_t, size_t>(0, 3 * count));
+      Kokkos::deep_copy(dst, host);
+      bad = Impl::first_bad_edge<ExecSpace>(dst, count, begin, d.vertices, max_weight);
+      if (bad < 0) Impl::scatter_edges(d, dst, count);
+    }
+    if (bad >= 0) graph.throw_bad_edge(bad);
+  }
+  ExecSpace().fence();
+}
+
+}  // namespace apsp

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The whole run on one device: read the graph, build the matrix on the device, solve, copy
+// back, write. Chooses among the execution spaces the Kokkos build enables.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace apsp {
+
+struct RunOptions {
+  std::string input;
+  std::string output;
+  std::string backend;            ///< "" = Kokkos' default execution space
+  int block_size = 0;             ///< 0 = the backend's default (backends/)
+  int write_threads = 0;          ///< 0 = automatic
+  int64_t host_memory_limit = 0;  ///< bytes the run may use on the host; 0 = what the OS reports
+};
+
+struct StageSeconds {
+  double read = 0, build = 0, solve = 0, copy_back = 0, write = 0, total = 0;
+};
+
+struct RunReport {
+  int64_t vertices = 0, edges = 0;
+  int block = 0;
+  std::string backend;  ///< execution space name, e.g. "OpenMP"
+  int concurrency = 0;  ///< threads (CPU) or resident threads (GPU) of the execution space
+  int write_threads = 0;
+  int64_t host_bytes = 0;    ///< host memory the run needs
+  int64_t device_bytes = 0;  ///< device memory the run needs (0 when the host is the device)
+  StageSeconds seconds;
+};
+
+/// Names of the execution spaces this build can run on, default first.
+std::vector<std::string> enabled_backends();
+
+/// Host and device memory a run with V vertices and block size B needs on `backend`.
+void memory_needed(const std::string& backend, int64_t vertices, int block, int64_t& host_bytes, int64_t& device_bytes);
+
+/// Memory the host can still give this process: MemAvailable, capped by a cgroup limit.
+int64_t host_memory_available();
+
+/// Runs the whole pipeline; `stage` is called after each stage with its name and seconds.
+/// Throws InputError for input that breaks the rules, std::invalid_argument for bad options,
+/// std::runtime_error for other failures. The output file appears only on success.
+RunReport run_pipeline(const RunOptions& options, const std::function<void(const std::string&, double)>& stage = {});
+
+}  // namespace apsp

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Installs what a Debian 12 machine needs to build and test apsp_kokkos, and builds
+# Kokkos 3.4.01 (OpenMP + Serial) from Debian's `trilinos` source package into
+# .cache/ unless a Kokkos is already given.
+#
+#   scripts/deps.sh            -> prints the Kokkos install prefix on its last line
+#
+# A user's own Kokkos wins: set Kokkos_ROOT (or CMAKE_PREFIX_PATH) and nothing is built.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cache="$here/.cache"
+log() { echo "[deps] $*" >&2; }
+
+need_pkgs=(cmake ninja-build g++ libgtest-dev libcli11-dev nlohmann-json3-dev
+           libopenmpi-dev openmpi-bin python3-scipy python3-numpy python3-matplotlib dpkg-dev)
+missing=()
+for p in "${need_pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing Debian packages: ${missing[*]}"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >&2
+fi
+
+if [ -n "${Kokkos_ROOT:-}" ]; then
+  log "using Kokkos_ROOT=$Kokkos_ROOT"
+  echo "$Kokkos_ROOT"; exit 0
+fi
+
+prefix="$cache/kokkos-3.4.01-openmp"
+if [ -f "$prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] || [ -f "$prefix/lib64/cmake/Kokkos/KokkosConfig.cmake" ]; then
+  log "Kokkos 3.4.01 found in $prefix"
+  echo "$prefix"; exit 0
+fi
+
+# Kokkos 3.4.01 ships inside Trilinos 13.2 (Debian bookworm's `trilinos` source package).
+src="$cache/src"
+mkdir -p "$src"
+if [ ! -d "$src/kokkos-3.4.01" ]; then
+  if ! ls "$src"/trilinos_*.orig.tar.* >/dev/null 2>&1; then
+    log "downloading Debian's trilinos source package"
+    if ! (cd "$src" && apt-get source --download-only trilinos >/dev/null 2>&1 </dev/null); then
+      # No deb-src entry yet: add one for bookworm's main archive and try again.
+      log "adding a deb-src entry for bookworm"
+      printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' |
+        $sudo_cmd tee /etc/apt/sources.list.d/apsp-kokkos-deb-src.sources >/dev/null
+      $sudo_cmd apt-get update -qq
+      (cd "$src" && apt-get source --download-only trilinos >&2 </dev/null)
+    fi
+  fi
+  log "extracting packages/kokkos from the Trilinos tarball"
+  tarball=$(ls "$src"/trilinos_*.orig.tar.* | head -n1)
+  rm -rf "$src/extract" && mkdir -p "$src/extract"
+  tar xf "$tarball" -C "$src/extract" --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
+  mv "$src"/extract/*/packages/kokkos "$src/kokkos-3.4.01"
+  mv "$src"/extract/*/packages/kokkos-kernels "$src/kokkos-kernels-3.4.01"
+  rm -rf "$src/extract"
+fi
+
+log "building Kokkos 3.4.01 (OpenMP + Serial) into $prefix"
+build="$cache/build-kokkos-3.4.01"
+rm -rf "$build"
+cmake -S "$src/kokkos-3.4.01" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17 \
+  -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
+  -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF >&2
+cmake --build "$build" -j"$(nproc)" >&2
+cmake --install "$build" >&2
+rm -rf "$build"
+echo "$prefix"

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// apsp_gen: writes a graph in the solver's input format (../shared/spec.md).
+//
+//   apsp_gen -n V [-e E] [--seed S] [--min-weight a] [--max-weight b]
+//            [--shape random|chain|complete|components] [--components K] OUTPUT
+//
+// random:     each ordered pair (i, j), i != j, is an edge with probability E / (V(V-1)), so
+//             E is met in expectation; the header holds the true count. O(E) time.
+// chain:      0 -> 1 -> ... -> V-1 (V - 1 edges).
+// complete:   every ordered pair (V(V-1) edges).
+// components: K blocks of consecutive vertices, random edges only inside a block, so pairs
+//             in different blocks stay unreachable.
+// Weights are uniform in [min, max]. The same arguments give the same file.
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+// SplitMix64: small, fast, and the same stream on every platform.
+struct Rng {
+  uint64_t s;
+  uint64_t next() {
+    uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return (next() >> 11) * 0x1.0p-53; }  // [0, 1)
+  int32_t between(int32_t lo, int32_t hi) { return lo + int32_t(next() % uint64_t(int64_t(hi) - lo + 1)); }
+};
+
+class EdgeWriter {
+ public:
+  explicit EdgeWriter(const std::string& path) : f_(std::fopen(path.c_str(), "wb")), path_(path) {
+    if (!f_) throw std::runtime_error(path + ": cannot create");
+    int32_t header[2] = {0, 0};
+    put(header, 2);
+  }
+  void edge(int32_t s, int32_t t, int32_t w) {
+    buf_.push_back(s);
+    buf_.push_back(t);
+    buf_.push_back(w);
+    ++count_;
+    if (buf_.size() >= (1u << 20)) flush();
+  }
+  int64_t finish(int32_t vertices) {
+    flush();
+    if (count_ > INT32_MAX) throw std::runtime_error("more than 2^31-1 edges do not fit the format");
+    int32_t header[2] = {vertices, int32_t(count_)};
+    if (std::fseek(f_, 0, SEEK_SET) != 0) throw std::runtime_error(path_ + ": seek failed");
+    put(header, 2);
+    if (std::fclose(f_) != 0) throw std::runtime_error(path_ + ": close failed");
+    f_ = nullptr;
+    return count_;
+  }
+  ~EdgeWriter() {
+    if (f_) std::fclose(f_);
+  }
+
+ private:
+  void put(const int32_t* p, size_t n) {
+    if (std::fwrite(p, sizeof(int32_t), n, f_) != n) throw std::runtime_error(path_ + ": write failed");
+  }
+  void flush() {
+    put(buf_.data(), buf_.size());
+    buf_.clear();
+  }
+  std::FILE* f_;
+  std::string path_;
+  std::vector<int32_t> buf_;
+  int64_t count_ = 0;
+};
+
+// Bernoulli(p) selection of the ordered pairs (i, j), i != j, of the vertex range
+// [lo, lo + n), by geometric skips: O(edges) work however sparse.
+void random_pairs(EdgeWriter& out, Rng& rng, int64_t lo, int64_t n, double p, int32_t wmin, int32_t wmax) {
+  if (n < 2 || p <= 0) return;
+  const int64_t pairs = n * (n - 1);
+  auto emit = [&](int64_t idx) {
+    const int64_t s = idx / (n - 1), r = idx % (n - 1);
+    out.edge(int32_t(lo + s), int32_t(lo + r + (r >= s)), rng.between(wmin, wmax));
+  };
+  if (p >= 1) {
+    for (int64_t i = 0; i < pairs; ++i) emit(i);
+    return;
+  }
+  const double log_q = std::log1p(-p);
+  for (int64_t idx = -1;;) {
+    idx += 1 + int64_t(std::floor(std::log(1.0 - rng.uniform()) / log_q));
+    if (idx >= pairs || idx < 0) break;
+    emit(idx);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  int64_t vertices = 0, edges = -1, components = 2;
+  uint64_t seed = 1;
+  int32_t wmin = 0, wmax = 1000;
+  std::string shape = "random", output;
+  CLI::App app{"apsp_gen: write a graph in apsp_kokkos' input format"};
+  app.add_option("-n,--vertices", vertices, "V")->required()->check(CLI::Range(int64_t(1), int64_t(INT32_MAX)));
+  app.add_option("-e,--edges", edges, "edges (expected count for random/components; default 5*V)");
+  app.add_option("--seed", seed, "random seed");
+  app.add_option("--min-weight", wmin, "smallest weight")->check(CLI::NonNegativeNumber);
+  app.add_option("--max-weight", wmax, "largest weight")->check(CLI::NonNegativeNumber);
+  app.add_option("--shape", shape, "random | chain | complete | components")
+      ->check(CLI::IsMember({"random", "chain", "complete", "components"}));
+  app.add_option("--components", components, "number of components (shape components)")->check(CLI::PositiveNumber);
+  app.add_option("output", output, "file to write")->required();
+  CLI11_PARSE(app, argc, argv);
+  if (wmin > wmax) {
+    std::fprintf(stderr, "apsp_gen: error: --min-weight %d > --max-weight %d\n", wmin, wmax);
+    return 2;
+  }
+  if (edges < 0) edges = 5 * vertices;
+
+  try {
+    Rng rng{seed * 0x2545f4914f6cdd1dULL + 12345};
+    EdgeWriter out(output);
+    if (shape == "chain") {
+      for (int64_t i = 0; i + 1 < vertices; ++i) out.edge(int32_t(i), int32_t(i + 1), rng.between(wmin, wmax));
+    } else if (shape == "complete") {
+      random_pairs(out, rng, 0, vertices, 1.0, wmin, wmax);
+    } else if (shape == "random") {
+      random_pairs(out, rng, 0, vertices, double(edges) / (double(vertices) * double(vertices - 1)), wmin, wmax);
+    } else {  // components
+      components = std::min(components, vertices);
+      double within = 0;
+      for (int64_t c = 0; c < components; ++c) {
+        const double n = double(vertices * (c + 1) / components - vertices * c / components);
+        within += n * (n - 1);
+      }
+      for (int64_t c = 0; c < components; ++c) {
+        const int64_t lo = vertices * c / components, hi = vertices * (c + 1) / components;
+        random_pairs(out, rng, lo, hi - lo, within > 0 ? double(edges) / within : 0.0, wmin, wmax);
+      }
+    }
+    const int64_t written = out.finish(int32_t(vertices));
+    std::fprintf(stderr, "apsp_gen: %s: V=%lld E=%lld shape=%s seed=%llu\n", output.c_str(),
+                 static_cast<long long>(vertices), static_cast<long long>(written), shape.c_str(),
+                 static_cast<unsigned long long>(seed));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "apsp_gen: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

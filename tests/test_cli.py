@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""End-to-end tests of the apsp_kokkos command line, on every backend the build enables:
+the 16 conformance cases by their SHA-256, random graphs against scipy's Dijkstra, every
+bad-input rule of the spec, and the options."""
+import argparse
+import hashlib
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import shortest_path
+
+INF = 2**30 - 1
+ARGS = None
+
+
+def run(*args, check=False):
+    p = subprocess.run([ARGS.exe, *map(str, args)], capture_output=True, text=True)
+    if check and p.returncode != 0:
+        raise AssertionError(f"{args} exited {p.returncode}: {p.stderr}")
+    return p
+
+
+def backends():
+    return run("--list-backends", check=True).stdout.split()
+
+
+def write_words(path, words):
+    with open(path, "wb") as f:
+        f.write(struct.pack(f"<{len(words)}i", *words))
+
+
+def write_graph(path, v, edges):
+    words = [v, len(edges)]
+    for e in edges:
+        words.extend(e)
+    write_words(path, words)
+
+
+def read_graph(path):
+    data = np.fromfile(path, dtype="<i4")
+    v, e = int(data[0]), int(data[1])
+    return v, data[2:].reshape(e, 3)
+
+
+def scipy_apsp(v, edges):
+    """Dijkstra from every source (scipy), lightest of repeated edges, self-loops ignored."""
+    dense = np.full((v, v), np.inf)
+    if len(edges):
+        src, dst, w = edges[:, 0], edges[:, 1], edges[:, 2].astype(float)
+        keep = src != dst
+        np.minimum.at(dense, (src[keep], dst[keep]), w[keep])
+    # Zero-weight edges must stay edges in the sparse form, so every weight carries a tiny
+    # epsilon; eps * hops stays far below 0.5 and rounding recovers the integer distance.
+    rows, cols = np.nonzero(np.isfinite(dense))
+    eps = 1e-6
+    graph = csr_matrix((dense[rows, cols] + eps, (rows, cols)), shape=(v, v))
+    d = shortest_path(graph, method="D", directed=True)
+    out = np.full((v, v), INF, dtype=np.int64)
+    reach = np.isfinite(d)
+    out[reach] = np.rint(d[reach]).astype(np.int64)
+    np.fill_diagonal(out, 0)
+    return out.astype("<i4")
+
+
+def read_matrix(path, v):
+    return np.fromfile(path, dtype="<i4").reshape(v, v)
+
+
+class Conformance(unittest.TestCase):
+    def test_sixteen_cases_match_their_hashes_on_every_backend(self):
+        sums = {}
+        with open(os.path.join(ARGS.conformance, "SHA256SUMS")) as f:
+            for line in f:
+                digest, name = line.split()
+                sums[name] = digest
+        self.assertEqual(len(sums), 16)
+        with tempfile.TemporaryDirectory() as tmp:
+            for backend in backends():
+                for name, digest in sorted(sums.items()):
+                    case = os.path.join(ARGS.conformance, name[: -len(".out")])
+                    out = os.path.join(tmp, name)
+                    run("--quiet", "--backend", backend, case, out, check=True)
+                    with open(out, "rb") as f:
+                        self.assertEqual(hashlib.sha256(f.read()).hexdigest(), digest, f"{name} on {backend}")
+
+
+class AgainstScipy(unittest.TestCase):
+    def check(self, gen_args, v, extra=()):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            subprocess.run([ARGS.gen, "-n", str(v), *map(str, gen_args), g], check=True, capture_output=True)
+            v_read, edges = read_graph(g)
+            self.assertEqual(v_read, v)
+            expected = scipy_apsp(v, edges)
+            for backend in backends():
+                out = os.path.join(tmp, f"out_{backend}")
+                run("--quiet", "--backend", backend, *extra, g, out, check=True)
+                got = read_matrix(out, v)
+                bad = np.argwhere(got != expected)
+                self.assertEqual(len(bad), 0, f"{backend} {gen_args}: first mismatch at {bad[:1]}")
+
+    def test_random_sparse(self):
+        self.check(["-e", 3000, "--seed", 1], 333)
+
+    def test_random_dense_with_zero_weights(self):
+        self.check(["-e", 20000, "--seed", 2, "--min-weight", 0, "--max-weight", 3], 200)
+
+    def test_components_leave_pairs_unreachable(self):
+        self.check(["--shape", "components", "--components", 3, "-e", 2000, "--seed", 3], 211)
+
+    def test_chain_of_heaviest_weights(self):
+        self.check(["--shape", "chain", "--min-weight", 1000, "--max-weight", 1000], 301)
+
+    def test_complete_graph_with_small_block(self):
+        self.check(["--shape", "complete", "--seed", 4], 70, extra=["--block-size", 16])
+
+    def test_bundled_input(self):
+        for name in sorted(os.listdir(ARGS.inputs)):
+            if not name.endswith(".bin"):
+                continue
+            path = os.path.join(ARGS.inputs, name)
+            v, edges = read_graph(path)
+            expected = scipy_apsp(v, edges)
+            with tempfile.TemporaryDirectory() as tmp:
+                out = os.path.join(tmp, "out")
+                run("--quiet", path, out, check=True)
+                self.assertTrue(np.array_equal(read_matrix(out, v), expected), name)
+
+    def test_self_loops_and_repeated_edges_are_accepted(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            # E = 7 stays within V(V-1) = 12, which the spec still enforces.
+            edges = [(0, 1, 9), (0, 1, 4), (0, 1, 7), (1, 1, 1), (1, 2, 3), (2, 0, 5), (2, 2, 0)]
+            write_graph(g, 4, edges)
+            expected = scipy_apsp(4, np.array(edges))
+            for backend in backends():
+                out = os.path.join(tmp, "out")
+                run("--quiet", "--backend", backend, g, out, check=True)
+                got = read_matrix(out, 4)
+                self.assertTrue(np.array_equal(got, expected), backend)
+                self.assertEqual(got[0, 1], 4)
+
+
+class BadInput(unittest.TestCase):
+    """Each rule: exit non-zero, one line on stderr naming the file and the rule, and the
+    output path untouched (not created; an existing file not clobbered; no temp left)."""
+
+    def expect_refused(self, input_path, words, out_name="out.bin", extra=(), tmp=None):
+        for existing in (False, True):
+            with tempfile.TemporaryDirectory() as outdir:
+                out = os.path.join(outdir, out_name)
+                if existing:
+                    write_words(out, [123, 456])
+                p = run(*extra, input_path, out)
+                self.assertNotEqual(p.returncode, 0, p.stderr)
+                lines = p.stderr.strip().splitlines()
+                self.assertEqual(len(lines), 1, p.stderr)
+                self.assertTrue(lines[0].startswith("apsp_kokkos: error: "), lines[0])
+                for w in words:
+                    self.assertIn(str(w), lines[0])
+                self.assertEqual(p.stdout, "")
+                if existing:
+                    with open(out, "rb") as f:
+                        self.assertEqual(f.read(), struct.pack("<2i", 123, 456))
+                    self.assertEqual(os.listdir(outdir), [out_name])
+                else:
+                    self.assertEqual(os.listdir(outdir), [])
+
+    def case(self, words_in_file, expect, raw=None):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.bin")
+            with open(path, "wb") as f:
+                f.write(raw if raw is not None else struct.pack(f"<{len(words_in_file)}i", *words_in_file))
+            self.expect_refused(path, [path, *expect])
+
+    def test_missing_file(self):
+        self.expect_refused("/nonexistent/graph.bin", ["/nonexistent/graph.bin", "cannot open"])
+
+    def test_directory_as_input(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.expect_refused(tmp, [tmp, "not a regular file"])
+
+    def test_shorter_than_header(self):
+        self.case(None, ["5 bytes", "8-byte header"], raw=b"\x01\x00\x00\x00\x02")
+
+    def test_v_below_one(self):
+        self.case([0, 0], ["V = 0"])
+        self.case([-7, 0], ["V = -7"])
+
+    def test_negative_e(self):
+        self.case([5, -2], ["E = -2"])
+
+    def test_e_above_v_times_v_minus_1(self):
+        self.case([4, 13], ["E = 13", "V*(V-1) = 12"])
+
+    def test_file_shorter_or_longer_than_8_plus_12e(self):
+        self.case([4, 2, 0, 1, 5], ["20 bytes", "32", "truncated"])
+        self.case([4, 1, 0, 1, 5, 0], ["24 bytes", "20", "trailing"])
+
+    def test_src_or_dst_out_of_range(self):
+        self.case([4, 2, 0, 1, 5, 4, 1, 5], ["edge 1", "src = 4"])
+        self.case([4, 2, 0, 1, 5, -1, 1, 5], ["edge 1", "src = -1"])
+        self.case([4, 2, 0, 1, 5, 1, 4, 5], ["edge 1", "dst = 4"])
+
+    def test_negative_weight(self):
+        self.case([4, 3, 0, 1, 5, 1, 2, 5, 2, 3, -1], ["edge 2", "negative weight -1"])
+
+    def test_weight_breaking_the_bound(self):
+        # V = 3: (V-1) * w < INF allows w <= 536870911.
+        self.case([3, 1, 0, 1, 536870912], ["edge 0", "536870912", "536870911"])
+
+    def test_too_large_for_memory(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 2000, [(0, 1, 1)])
+            self.expect_refused(g, [g, "V = 2000", "needs", "GB", "available"], extra=["--max-host-memory", "1MB"])
+
+    def test_output_directory_missing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 3, [(0, 1, 1)])
+            p = run(g, os.path.join(tmp, "no", "such", "out.bin"))
+            self.assertNotEqual(p.returncode, 0)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1)
+            self.assertIn("does not exist", p.stderr)
+            self.assertEqual(sorted(os.listdir(tmp)), ["g.bin"])
+
+    def test_output_directory_not_writable(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 3, [(0, 1, 1)])
+            # /proc refuses new files even to root; a read-only directory does for others.
+            p = run(g, "/proc/apsp_out.bin")
+            self.assertNotEqual(p.returncode, 0)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+            self.assertIn("/proc/apsp_out.bin", p.stderr)
+            self.assertFalse(os.path.exists("/proc/apsp_out.bin"))
+
+    def test_block_size_the_backend_cannot_use(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 3, [(0, 1, 1)])
+            p = run("--block-size", 7, g, os.path.join(tmp, "out"))
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("block size 7", p.stderr)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "out")))
+
+
+class Options(unittest.TestCase):
+    def test_help_lists_the_options(self):
+        p = run("--help", check=True)
+        for opt in ("--block-size", "--quiet", "--backend", "--kokkos-help", "input", "output"):
+            self.assertIn(opt, p.stdout)
+
+    def test_default_output_is_breakdown_and_result_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "o")
+            p = run(os.path.join(ARGS.conformance, "c03.1"), out, check=True)
+            for stage in ("read", "build", "solve", "write", "total"):
+                self.assertRegex(p.stderr, rf"apsp_kokkos: {stage}\s+[0-9.]+ s")
+            self.assertRegex(
+                p.stdout,
+                r"^apsp_kokkos RESULT V=\d+ E=\d+ backend=\w+ concurrency=\d+ block=\d+ solve_s=[0-9.]+ "
+                r"total_s=[0-9.]+ solve_relax_per_s=[0-9.e+]+ total_relax_per_s=[0-9.e+]+\n$",
+            )
+
+    def test_quiet_prints_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = run("--quiet", os.path.join(ARGS.conformance, "c03.1"), os.path.join(tmp, "o"), check=True)
+            self.assertEqual(p.stdout, "")
+            self.assertEqual(p.stderr, "")
+
+    def test_block_size_changes_nothing_in_the_output(self):
+        case = os.path.join(ARGS.conformance, "c05.2")
+        with tempfile.TemporaryDirectory() as tmp:
+            outs = []
+            for b in (16, 32, 64, 128):
+                out = os.path.join(tmp, f"o{b}")
+                p = run("--block-size", b, case, out, check=True)
+                self.assertIn(f"block={b}", p.stdout)
+                with open(out, "rb") as f:
+                    outs.append(f.read())
+            self.assertEqual(len(set(outs)), 1)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--exe", required=True)
+    parser.add_argument("--gen", required=True)
+    parser.add_argument("--conformance", required=True)
+    parser.add_argument("--inputs", required=True)
+    ARGS, rest = parser.parse_known_args()
+    unittest.main(argv=[sys.argv[0], "-v", *rest])

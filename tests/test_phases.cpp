@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Each phase on its own, on a matrix of random tiles, against a naive loop nest; and each
+// whole round against a naive Floyd-Warshall stopped after the same pivots.
+#include <gtest/gtest.h>
+
+#include "backends_under_test.hpp"
+#include "reference.hpp"
+
+namespace apsp::test {
+namespace {
+
+template <class ExecSpace>
+class Phases : public ::testing::Test {
+ protected:
+  using Solver = BlockedFloydWarshall<ExecSpace>;
+  static constexpr int kBlocks = 4;
+
+  int B = BackendTraits<ExecSpace>::default_block;
+  int64_t n = int64_t(kBlocks) * B;
+  DistanceMatrix<ExecSpace> d{int64_t(kBlocks) * BackendTraits<ExecSpace>::default_block,
+                              BackendTraits<ExecSpace>::default_block};
+  std::vector<int32_t> ref;
+
+  // Random tiles: weights in [0, 1000], one entry in five INF, diagonal 0.
+  void SetUp() override {
+    std::mt19937 rng(1234);
+    std::uniform_int_distribution<int32_t> w(0, 1000);
+    ref.resize(size_t(n * n));
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) ref[size_t(i * n + j)] = i == j ? 0 : (rng() % 5 == 0 ? kInf : w(rng));
+    upload();
+  }
+  void upload() {
+    auto h = Kokkos::create_mirror_view(d.data);
+    for (size_t i = 0; i < ref.size(); ++i) h(i) = ref[i];
+    Kokkos::deep_copy(d.data, h);
+  }
+  std::vector<int32_t> download() {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.data);
+    return std::vector<int32_t>(h.data(), h.data() + h.extent(0));
+  }
+  int32_t& at(int64_t bi, int64_t bj, int r, int c) { return ref[size_t((bi * B + r) * n + bj * B + c)]; }
+
+  // Naive phase 1: Floyd-Warshall closure of tile (k, k) on its own B pivots.
+  void naive_phase1(int k) {
+    for (int p = 0; p < B; ++p)
+      for (int r = 0; r < B; ++r)
+        for (int c = 0; c < B; ++c) at(k, k, r, c) = std::min(at(k, k, r, c), at(k, k, r, p) + at(k, k, p, c));
+  }
+  // Naive phase 2: pivot row and column tiles, pivot by pivot.
+  void naive_phase2(int k) {
+    for (int o = 0; o < kBlocks; ++o) {
+      if (o == k) continue;
+      for (int p = 0; p < B; ++p)
+        for (int r = 0; r < B; ++r)
+          for (int c = 0; c < B; ++c) {
+            at(k, o, r, c) = std::min(at(k, o, r, c), at(k, k, r, p) + at(k, o, p, c));
+            at(o, k, r, c) = std::min(at(o, k, r, c), at(o, k, r, p) + at(k, k, p, c));
+          }
+    }
+  }
+  // Naive phase 3: C = min(C, A (min,+) B) for every tile off the pivot row and column.
+  void naive_phase3(int k) {
+    for (int i = 0; i < kBlocks; ++i)
+      for (int j = 0; j < kBlocks; ++j) {
+        if (i == k || j == k) continue;
+        for (int r = 0; r < B; ++r)
+          for (int c = 0; c < B; ++c)
+            for (int p = 0; p < B; ++p) at(i, j, r, c) = std::min(at(i, j, r, c), at(i, k, r, p) + at(k, j, p, c));
+      }
+  }
+};
+TYPED_TEST_SUITE(Phases, Backends, BackendName);
+
+TYPED_TEST(Phases, Phase1ClosesThePivotTileOnly) {
+  for (int k : {0, 2}) {
+    TypeParam().fence();
+    TestFixture::Solver::phase1(this->d, k);
+    this->naive_phase1(k);
+    ASSERT_EQ(this->download(), this->ref) << "k=" << k;
+  }
+}
+
+TYPED_TEST(Phases, Phase2RelaxesPivotRowAndColumnOnly) {
+  for (int k : {0, 1, 3}) {
+    TestFixture::Solver::phase2(this->d, k);
+    this->naive_phase2(k);
+    ASSERT_EQ(this->download(), this->ref) << "k=" << k;
+  }
+}
+
+TYPED_TEST(Phases, Phase3RelaxesEveryOtherTile) {
+  for (int k : {0, 2, 3}) {
+    TestFixture::Solver::phase3(this->d, k);
+    this->naive_phase3(k);
+    ASSERT_EQ(this->download(), this->ref) << "k=" << k;
+  }
+}
+
+TYPED_TEST(Phases, EachRoundMatchesFloydWarshallAfterThoseVertices) {
+  auto expected = this->ref;
+  for (int k = 0; k < TestFixture::kBlocks; ++k) {
+    TestFixture::Solver::round(this->d, k);
+    expected = this->ref;
+    naive_floyd_warshall(expected, this->n, int64_t(k + 1) * this->B);
+    ASSERT_EQ(this->download(), expected) << "after round " << k;
+  }
+}
+
+}  // namespace
+}  // namespace apsp::test

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The whole solver (matrix build + all rounds) against a naive Floyd-Warshall and against
+// Dijkstra, on every enabled backend.
+#include <gtest/gtest.h>
+
+#include "backends_under_test.hpp"
+#include "reference.hpp"
+
+namespace apsp::test {
+namespace {
+
+template <class ExecSpace>
+class Solver : public ::testing::Test {
+ protected:
+  static int default_block() { return BackendTraits<ExecSpace>::default_block; }
+
+  // Checks the blocked result against both references and returns it.
+  static std::vector<int32_t> check(const Graph& g, int block) {
+    const auto got = blocked_apsp<ExecSpace>(g, block);
+    const auto fw = naive_apsp(g);
+    const auto dj = dijkstra_apsp(g);
+    EXPECT_EQ(fw, dj) << "the two references disagree";
+    if (got != fw) {
+      for (size_t i = 0; i < got.size(); ++i)
+        if (got[i] != fw[i]) {
+          ADD_FAILURE() << "V=" << g.vertices << " B=" << block << ": first mismatch at (" << i / g.vertices << ", "
+                        << i % g.vertices << "): got " << got[i] << ", expected " << fw[i];
+          break;
+        }
+    }
+    return got;
+  }
+};
+TYPED_TEST_SUITE(Solver, Backends, BackendName);
+
+TYPED_TEST(Solver, RandomGraphsAroundTheBlockSize) {
+  const int b = TestFixture::default_block();
+  for (int v : {1, 2, 3, b - 1, b, b + 1, 2 * b + 3}) {
+    SCOPED_TRACE("V=" + std::to_string(v));
+    TestFixture::check(random_graph(v, 0.1, 0, 1000, 100 + v), b);
+  }
+}
+
+TYPED_TEST(Solver, RandomGraphNearThousand) {
+  TestFixture::check(random_graph(1003, 0.004, 1, 1000, 7), TestFixture::default_block());
+}
+
+TYPED_TEST(Solver, OtherBlockSizes) {
+  using T = BackendTraits<TypeParam>;
+  const int step = std::max({T::kTileRows, T::kTileCols, T::kChunk});
+  for (int b : {step, 2 * step, 4 * step}) {
+    SCOPED_TRACE("B=" + std::to_string(b));
+    TestFixture::check(random_graph(3 * b + 5, 0.05, 0, 1000, 11), b);
+  }
+}
+
+TYPED_TEST(Solver, ZeroWeights) {
+  const int b = TestFixture::default_block();
+  const auto d = TestFixture::check(random_graph(2 * b + 3, 0.02, 0, 0, 3), b);
+  // Sanity of the reference itself: every entry is 0 or INF.
+  for (int32_t x : d) ASSERT_TRUE(x == 0 || x == kInf);
+}
+
+TYPED_TEST(Solver, UnreachablePairsAcrossComponents) {
+  const int b = TestFixture::default_block();
+  // Two dense halves with no edge between them: every cross pair stays INF.
+  const int32_t v = 2 * b + 3, half = v / 2;
+  Graph g = random_graph(v, 0.2, 0, 1000, 5);
+  std::vector<Edge> kept;
+  for (const auto& e : g.edges)
+    if ((e.src < half) == (e.dst < half)) kept.push_back(e);
+  g.edges = kept;
+  const auto d = TestFixture::check(g, b);
+  EXPECT_EQ(d[size_t(0 * v + (v - 1))], kInf);
+  EXPECT_EQ(d[size_t((v - 1) * v + 0)], kInf);
+}
+
+TYPED_TEST(Solver, LongChainOfHeaviestWeights) {
+  const int b = TestFixture::default_block();
+  const int32_t v = 3 * b + 7;
+  Graph g{v, {}};
+  for (int32_t i = 0; i + 1 < v; ++i) g.edges.push_back({i, i + 1, 1000});
+  const auto d = TestFixture::check(g, b);
+  EXPECT_EQ(d[size_t(v - 1)], 1000 * (v - 1));
+  EXPECT_EQ(d[size_t((v - 1) * v)], kInf);
+}
+
+TYPED_TEST(Solver, CompleteGraph) {
+  const int b = TestFixture::default_block();
+  TestFixture::check(random_graph(2 * b + 3, 1.0, 0, 1000, 9), b);
+}
+
+TYPED_TEST(Solver, LargestWeightTheBoundAllows) {
+  // (V-1) * w_max = INF - 1: the longest possible path is one below INF, no overflow.
+  const int32_t v = 3, w = (kInf - 1) / 2;
+  Graph g{v, {{0, 1, w}, {1, 2, w}}};
+  const auto d = TestFixture::check(g, TestFixture::default_block());
+  EXPECT_EQ(d[2], 2 * w);
+}
+
+TYPED_TEST(Solver, SelfLoopsAndRepeatedEdgesAreAccepted) {
+  const int b = TestFixture::default_block();
+  Graph g = random_graph(b + 1, 0.1, 5, 1000, 21);
+  for (int32_t i = 0; i < g.vertices; i += 3) g.edges.push_back({i, i, 1});  // never shortens d(i,i)=0
+  const auto copy = g.edges;
+  for (size_t i = 0; i < copy.size(); i += 2)
+    g.edges.push_back({copy[i].src, copy[i].dst, copy[i].w / 2});  // a lighter repeat wins
+  for (size_t i = 1; i < copy.size(); i += 2)
+    g.edges.push_back({copy[i].src, copy[i].dst, copy[i].w + 1});  // a heavier repeat loses
+  const auto d = TestFixture::check(g, b);
+  for (int32_t i = 0; i < g.vertices; ++i) EXPECT_EQ(d[size_t(i * g.vertices + i)], 0);
+}
+
+}  // namespace
+}  // namespace apsp::test
