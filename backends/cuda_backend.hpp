@@ -13,8 +13,10 @@ struct BackendTraits<Kokkos::Cuda> {
   static constexpr int kChunk = 4;
   static constexpr int kScratchPad = 4;
   using HostStagingSpace = Kokkos::CudaHostPinnedSpace;
-  // One thread per 8 x 8 thread tile: 256 threads for B = 128.
-  static int team_size(int block) { return (block / kTileRows) * (block / kTileCols); }
+  // One thread per 8 x 8 thread tile (256 threads for B = 128), as team_size x 32 lanes:
+  // the lanes of a warp take consecutive runs of a tile row, so tile copies coalesce.
+  static constexpr int kVectorLength = 32;
+  static int team_size(int block) { return (block / kTileRows) * (block / kTileCols) / kVectorLength; }
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
     return __viaddmin_s32(a, b, c);

@@ -16,6 +16,7 @@ struct HostBackendTraits {
   static constexpr int default_block = 64;
   static constexpr int kChunk = 16;
   static constexpr int kScratchPad = 0;
+  static constexpr int kVectorLength = 1;
   static int team_size(int /*block*/) { return 1; }
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
     return Impl::portable_min_plus(c, a, b);

@@ -135,7 +135,7 @@ class BlockedFloydWarshall {
           team.team_barrier();
           int32_t* c = m + int64_t(bi) * B * n + int64_t(bj) * B;
           const int per_row = B / C;
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (B / R) * per_row), [&](const int tt) {
+          Kokkos::parallel_for(Kokkos::TeamVectorRange(team, (B / R) * per_row), [&](const int tt) {
             relax_thread_tile(c, n, at, bk, pitch, B, (tt / per_row) * R, (tt % per_row) * C);
           });
         });
@@ -148,7 +148,7 @@ class BlockedFloydWarshall {
 
  private:
   static Policy policy(int league, int block, int staged_tiles) {
-    return Policy(league, Traits::team_size(block))
+    return Policy(league, Traits::team_size(block), Traits::kVectorLength)
         .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes(block, staged_tiles)));
   }
 
@@ -157,32 +157,35 @@ class BlockedFloydWarshall {
     return static_cast<int32_t*>(team.team_scratch(0).get_shmem(size_t(tiles) * block * pitch * sizeof(int32_t)));
   }
 
-  /// tile(r, c) <- src[r * ld + c] (or tile(c, r) when `transpose`), in runs of kChunk.
+  /// tile(r, c) <- src[r * ld + c] (or tile(c, r) when `transpose`): rows over the team's
+  /// threads, runs of kChunk contiguous int32 over its vector lanes.
   KOKKOS_FORCEINLINE_FUNCTION static void load_tile(const Member& team, int32_t* tile, int pitch, const int32_t* src,
                                                     int64_t ld, int B, bool transpose) {
     constexpr int W = Traits::kChunk;
-    const int runs = B / W;
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, B * runs), [&](const int item) {
-      const int r = item / runs, c0 = (item % runs) * W;
-      const int32_t* s = src + r * ld + c0;
-      if (transpose) {
-        APSP_UNROLL
-        for (int w = 0; w < W; ++w) tile[(c0 + w) * pitch + r] = s[w];
-      } else {
-        APSP_UNROLL
-        for (int w = 0; w < W; ++w) tile[r * pitch + c0 + w] = s[w];
-      }
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B), [&](const int r) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, B / W), [&](const int run) {
+        const int c0 = run * W;
+        const int32_t* s = src + r * ld + c0;
+        if (transpose) {
+          APSP_UNROLL
+          for (int w = 0; w < W; ++w) tile[(c0 + w) * pitch + r] = s[w];
+        } else {
+          APSP_UNROLL
+          for (int w = 0; w < W; ++w) tile[r * pitch + c0 + w] = s[w];
+        }
+      });
     });
   }
 
   KOKKOS_FORCEINLINE_FUNCTION static void store_tile(const Member& team, const int32_t* tile, int pitch, int32_t* dst,
                                                      int64_t ld, int B) {
     constexpr int W = Traits::kChunk;
-    const int runs = B / W;
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, B * runs), [&](const int item) {
-      const int r = item / runs, c0 = (item % runs) * W;
-      APSP_UNROLL
-      for (int w = 0; w < W; ++w) dst[r * ld + c0 + w] = tile[r * pitch + c0 + w];
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B), [&](const int r) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, B / W), [&](const int run) {
+        const int c0 = run * W;
+        APSP_UNROLL
+        for (int w = 0; w < W; ++w) dst[r * ld + c0 + w] = tile[r * pitch + c0 + w];
+      });
     });
   }
 
@@ -193,15 +196,16 @@ class BlockedFloydWarshall {
   KOKKOS_FORCEINLINE_FUNCTION static void relax_tile(const Member& team, int32_t* t, int pitch, int B, const int32_t* a,
                                                      int a_stride, const int32_t* b, int b_stride) {
     constexpr int W = Traits::kChunk;
-    const int runs = B / W;
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, B * runs), [&](const int item) {
-      const int r = item / runs, c0 = (item % runs) * W;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B), [&](const int r) {
       const int32_t av = a[r * a_stride];
-      int32_t v[W];
-      APSP_UNROLL
-      for (int w = 0; w < W; ++w) v[w] = Traits::min_plus(t[r * pitch + c0 + w], av, b[(c0 + w) * b_stride]);
-      APSP_UNROLL
-      for (int w = 0; w < W; ++w) t[r * pitch + c0 + w] = v[w];
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, B / W), [&](const int run) {
+        const int c0 = run * W;
+        int32_t v[W];
+        APSP_UNROLL
+        for (int w = 0; w < W; ++w) v[w] = Traits::min_plus(t[r * pitch + c0 + w], av, b[(c0 + w) * b_stride]);
+        APSP_UNROLL
+        for (int w = 0; w < W; ++w) t[r * pitch + c0 + w] = v[w];
+      });
     });
   }
 

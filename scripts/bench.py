@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Times apsp_kokkos over a list of V (and block sizes) and prints a table.
+
+Each configuration runs --repeats times as a whole process; the table gives the median.
+Graphs come from apsp_gen (random, E ~ density * V^2), made once in --work-dir.
+Rows are also printed as Markdown for docs/results.md, with device, date and commit.
+
+  scripts/bench.py --build build --sizes 2000 4000 --repeats 3
+  scripts/bench.py --build build --sizes 20000 40000 --block-sizes 64 128 --ceiling 1.67e13
+"""
+import argparse
+import datetime
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+
+RESULT = re.compile(r"apsp_kokkos RESULT (.*)")
+
+
+def device_name(backend):
+    if backend.lower() == "cuda":
+        try:
+            return subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                                  capture_output=True, text=True).stdout.splitlines()[0].strip()
+        except (OSError, IndexError):
+            return "unknown GPU"
+    with open("/proc/cpuinfo") as f:
+        model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "unknown CPU")
+    return f"{model}, {os.cpu_count()} cores"
+
+
+def commit():
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = subprocess.run(["git", "-C", here, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    return (p.stdout.strip() or "unknown") + ("+dirty" if dirty else "")
+
+
+def run_once(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"failed: {shlex.join(cmd)}\n{p.stderr}")
+    m = RESULT.search(p.stdout)
+    if not m:
+        sys.exit(f"no RESULT line from: {shlex.join(cmd)}\n{p.stdout}\n{p.stderr}")
+    fields = dict(kv.split("=", 1) for kv in m.group(1).split())
+    stages = dict(re.findall(r"apsp_kokkos: (\w+(?: back)?)\s+([0-9.]+) s", p.stderr))
+    return fields, stages
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build", help="build directory with apsp_kokkos and apsp_gen")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[4000])
+    ap.add_argument("--block-sizes", type=int, nargs="+", default=[0], help="0 = the backend's default")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--backend", default="", help="execution space (default: Kokkos' default)")
+    ap.add_argument("--density", type=float, default=0.05, help="E ~ density * V^2")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--work-dir", default="/dev/shm", help="where graphs are made")
+    ap.add_argument("--out-dir", default="/dev/shm", help="where outputs are written")
+    ap.add_argument("--launcher", default="", help="prefix for each run, e.g. 'mpirun -np 2'")
+    ap.add_argument("--extra", default="", help="extra apsp_kokkos arguments")
+    ap.add_argument("--ceiling", type=float, default=0, help="relax/s ceiling for a '% of ceiling' column")
+    args = ap.parse_args()
+
+    exe = os.path.join(args.build, "apsp_kokkos")
+    gen = os.path.join(args.build, "apsp_gen")
+    rows = []
+    for v in args.sizes:
+        graph = os.path.join(args.work_dir, f"apsp_bench_v{v}_d{args.density}_s{args.seed}.bin")
+        if not os.path.exists(graph):
+            e = int(args.density * v * (v - 1))
+            subprocess.run([gen, "-n", str(v), "-e", str(e), "--seed", str(args.seed), graph], check=True,
+                           capture_output=True)
+        for b in args.block_sizes:
+            out = os.path.join(args.out_dir, f"apsp_bench_v{v}.out")
+            cmd = [*shlex.split(args.launcher), exe, *shlex.split(args.extra)]
+            if args.backend:
+                cmd += ["--backend", args.backend]
+            if b:
+                cmd += ["--block-size", str(b)]
+            cmd += [graph, out]
+            runs = [run_once(cmd) for _ in range(args.repeats)]
+            os.remove(out)
+            solve = statistics.median(float(f["solve_s"]) for f, _ in runs)
+            total = statistics.median(float(f["total_s"]) for f, _ in runs)
+            stages = {k: statistics.median(float(s[k]) for _, s in runs) for k in runs[0][1]}
+            f0 = runs[0][0]
+            rows.append(dict(V=v, E=int(f0["E"]), backend=f0["backend"], conc=f0["concurrency"], block=int(f0["block"]),
+                             solve=solve, total=total, stages=stages, relax_solve=v**3 / solve,
+                             relax_total=v**3 / total))
+            print(f"  V={v} block={f0['block']}: solve {solve:.3f} s, total {total:.3f} s "
+                  f"({args.repeats} runs, median)", file=sys.stderr, flush=True)
+
+    dev = device_name(rows[0]["backend"]) if rows else ""
+    date = datetime.date.today().isoformat()
+    rev = commit()
+    print(f"\ndevice: {dev}   commit: {rev}   date: {date}   output to: {args.out_dir}   "
+          f"repeats: {args.repeats} (median)")
+    hdr = f"{'V':>7} {'backend':>8} {'conc':>6} {'B':>4} {'solve s':>9} {'total s':>9} {'solve relax/s':>14} " \
+          f"{'total relax/s':>14}"
+    if args.ceiling:
+        hdr += f" {'% ceiling':>10}"
+    hdr += "  stages (s)"
+    print(hdr)
+    for r in rows:
+        line = f"{r['V']:>7} {r['backend']:>8} {r['conc']:>6} {r['block']:>4} {r['solve']:>9.3f} {r['total']:>9.3f} " \
+               f"{r['relax_solve']:>14.3e} {r['relax_total']:>14.3e}"
+        if args.ceiling:
+            line += f" {100 * r['relax_solve'] / args.ceiling:>9.1f}%"
+        line += "  " + " ".join(f"{k}={v:.3f}" for k, v in r["stages"].items())
+        print(line)
+    print("\nMarkdown rows (docs/results.md):")
+    for r in rows:
+        print(f"| {dev} | {date} | {rev} | {r['V']} | {r['E']} | {r['backend']} ({r['conc']}) | {r['block']} | "
+              f"{r['solve']:.3f} | {r['total']:.3f} | {r['relax_solve']:.3e} | {r['relax_total']:.3e} | "
+              f"{args.out_dir} |")
+
+
+if __name__ == "__main__":
+    main()
