@@ -16,7 +16,15 @@ struct BackendTraits<Kokkos::Cuda> {
   // One thread per 8 x 8 thread tile (256 threads for B = 128), as team_size x 32 lanes:
   // the lanes of a warp take consecutive runs of a tile row, so tile copies coalesce.
   static constexpr int kVectorLength = 32;
-  static int team_size(int block) { return (block / kTileRows) * (block / kTileCols) / kVectorLength; }
+  static int team_size(int block) {
+    const int tiles = (block / kTileRows) * (block / kTileCols);
+    return tiles > kVectorLength ? tiles / kVectorLength : 1;
+  }
+  static int64_t device_memory_available() {
+    size_t free_bytes = 0, total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return INT64_MAX;
+    return static_cast<int64_t>(free_bytes);
+  }
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
     return __viaddmin_s32(a, b, c);

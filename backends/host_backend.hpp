@@ -18,6 +18,8 @@ struct HostBackendTraits {
   static constexpr int kScratchPad = 0;
   static constexpr int kVectorLength = 1;
   static int team_size(int /*block*/) { return 1; }
+  /// The host is the device: the pipeline checks host memory instead.
+  static int64_t device_memory_available() { return INT64_MAX; }
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
     return Impl::portable_min_plus(c, a, b);
   }

@@ -15,6 +15,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "apsp/distance_matrix.hpp"
@@ -29,18 +30,6 @@
 #endif
 
 namespace apsp {
-
-/// Throws std::invalid_argument unless `block` suits ExecSpace's thread-tile shape.
-template <class ExecSpace>
-void check_block_size(int block) {
-  using T = BackendTraits<ExecSpace>;
-  const int m = T::kTileRows > T::kTileCols ? T::kTileRows : T::kTileCols;
-  if (block < m || block % T::kTileRows != 0 || block % T::kTileCols != 0 || block % T::kChunk != 0 || block > 512)
-    throw std::invalid_argument("block size " + std::to_string(block) + " is not supported by the " +
-                                ExecSpace::name() + " backend: it must be a multiple of " +
-                                std::to_string(T::kTileRows) + ", " + std::to_string(T::kTileCols) + " and " +
-                                std::to_string(T::kChunk) + ", at most 512");
-}
 
 template <class ExecSpace>
 class BlockedFloydWarshall {
@@ -139,6 +128,26 @@ class BlockedFloydWarshall {
             relax_thread_tile(c, n, at, bk, pitch, B, (tt / per_row) * R, (tt % per_row) * C);
           });
         });
+  }
+
+  /// Throws std::invalid_argument unless `block` suits the backend's thread-tile shape and
+  /// its two staged tiles fit the team scratch memory of this device.
+  static void check_block_size(int block) {
+    using T = Traits;
+    const std::string rule = "it must be a multiple of " + std::to_string(T::kTileRows) + ", " +
+                             std::to_string(T::kTileCols) + " and " + std::to_string(T::kChunk);
+    if (block <= 0 || block % T::kTileRows != 0 || block % T::kTileCols != 0 || block % T::kChunk != 0)
+      throw std::invalid_argument("block size " + std::to_string(block) + " is not supported by the " +
+                                  ExecSpace::name() + " backend: " + rule);
+    // A GPU's shared memory is a hard limit; host backends allocate scratch as needed
+    // (Kokkos 3.4's OpenMP reports 32 KiB here yet serves more).
+    constexpr bool on_host =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+    const size_t need = scratch_bytes(block, 2), have = Policy::scratch_size_max(0);
+    if (!on_host && need > have)
+      throw std::invalid_argument("block size " + std::to_string(block) + " needs " + std::to_string(need) +
+                                  " bytes of team scratch on the " + ExecSpace::name() + " backend, which has " +
+                                  std::to_string(have));
   }
 
   /// Bytes of team scratch a phase with `tiles` staged tiles needs.

@@ -44,6 +44,9 @@ struct DistanceMatrix {
 };
 
 /// Bytes of device memory (the execution space's memory) that a V x V problem needs.
+/// Edges copied to the device at a time (device backends): 192 MiB of staging.
+inline constexpr int64_t kEdgeChunk = int64_t(1) << 24;
+
 inline int64_t matrix_bytes(int64_t vertices, int block) {
   const int64_t n = padded_size(vertices, block);
   return n * n * static_cast<int64_t>(sizeof(int32_t));
@@ -99,7 +102,7 @@ void initialise_from_edges(const DistanceMatrix<ExecSpace>& d, const GraphFile& 
   constexpr bool host_accessible = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
   // Device backends copy the edges over in chunks so that a dense graph's edge list
   // (up to 12 * V * (V - 1) bytes) never has to fit in device memory at once.
-  const int64_t chunk = host_accessible ? graph.edges() : std::min<int64_t>(graph.edges(), int64_t(1) << 24);
+  const int64_t chunk = host_accessible ? graph.edges() : std::min<int64_t>(graph.edges(), kEdgeChunk);
   Kokkos::View<int32_t*, typename ExecSpace::memory_space> staging;
   if (!host_accessible && chunk > 0)
     staging = decltype(staging)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::build::edges"),

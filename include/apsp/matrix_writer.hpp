@@ -22,9 +22,13 @@ class OutputFile {
   /// Removes the temporary file unless commit() succeeded.
   ~OutputFile();
 
-  /// Writes `rows` rows of `cols` int32 each, row r read from `data + r * ld`, with
-  /// `threads` parallel positional writes.
-  void write_rows(const int32_t* data, int64_t rows, int64_t cols, int64_t ld, int threads);
+  /// Sizes the file to `bytes` and allocates its blocks (fallocate), so that later writes
+  /// only copy. Independent of the result: a device backend calls it while the GPU computes.
+  void reserve(int64_t bytes);
+
+  /// Writes `rows` rows of `cols` int32 each as rows [first_row, first_row + rows) of the
+  /// file, row r read from `data + r * ld`, with `threads` parallel positional writes.
+  void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld, int threads);
 
   /// Closes the temporary file and renames it onto the target.
   void commit();

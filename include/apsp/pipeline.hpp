@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,7 +19,9 @@ struct RunOptions {
 };
 
 struct StageSeconds {
-  double read = 0, build = 0, solve = 0, copy_back = 0, write = 0, total = 0;
+  double read = 0, build = 0, solve = 0;
+  double copy_back = 0;  ///< device backends: time spent waiting for result copies (overlapped with writes)
+  double write = 0, total = 0;
 };
 
 struct RunReport {
@@ -37,15 +38,16 @@ struct RunReport {
 /// Names of the execution spaces this build can run on, default first.
 std::vector<std::string> enabled_backends();
 
-/// Host and device memory a run with V vertices and block size B needs on `backend`.
-void memory_needed(const std::string& backend, int64_t vertices, int block, int64_t& host_bytes, int64_t& device_bytes);
+/// Host and device memory a run with V vertices, E edges and block size B needs on `backend`.
+void memory_needed(const std::string& backend, int64_t vertices, int64_t edges, int block, int64_t& host_bytes,
+                   int64_t& device_bytes);
 
 /// Memory the host can still give this process: MemAvailable, capped by a cgroup limit.
 int64_t host_memory_available();
 
-/// Runs the whole pipeline; `stage` is called after each stage with its name and seconds.
-/// Throws InputError for input that breaks the rules, std::invalid_argument for bad options,
-/// std::runtime_error for other failures. The output file appears only on success.
-RunReport run_pipeline(const RunOptions& options, const std::function<void(const std::string&, double)>& stage = {});
+/// Runs the whole pipeline. Throws InputError for input that breaks the rules,
+/// std::invalid_argument for bad options, std::runtime_error for other failures.
+/// The output file appears only on success.
+RunReport run_pipeline(const RunOptions& options);
 
 }  // namespace apsp

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -34,28 +35,63 @@ constexpr bool host_is_device() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 }
 
+// Device backends bring the result back in chunks of about this many bytes, through two
+// pinned buffers, so that one chunk's copy overlaps the previous chunk's write.
+constexpr int64_t kResultChunkBytes = int64_t(256) << 20;
+
 template <class ExecSpace>
-void memory_needed_on(int64_t vertices, int block, int64_t& host_bytes, int64_t& device_bytes) {
+int64_t result_chunk_rows(int64_t vertices, int block) {
+  const int64_t n = padded_size(vertices, block);
+  return std::max<int64_t>(1, std::min<int64_t>(vertices, kResultChunkBytes / (n * int64_t(sizeof(int32_t)))));
+}
+
+template <class ExecSpace>
+void memory_needed_on(int64_t vertices, int64_t edges, int block, int64_t& host_bytes, int64_t& device_bytes) {
   const int64_t matrix = matrix_bytes(vertices, block);
   if (host_is_device<ExecSpace>()) {
     host_bytes = matrix;
     device_bytes = 0;
   } else {
-    host_bytes = matrix;  // pinned staging copy of the result
-    device_bytes =
-        matrix + 3 * int64_t(sizeof(int32_t)) * std::min<int64_t>(int64_t(1) << 24, vertices * (vertices - 1));
+    host_bytes = 2 * result_chunk_rows<ExecSpace>(vertices, block) * padded_size(vertices, block) * int64_t(sizeof(int32_t));
+    device_bytes = matrix + 3 * int64_t(sizeof(int32_t)) * std::min<int64_t>(kEdgeChunk, edges);
   }
 }
 
+// Copies the result back in row chunks through two pinned buffers, writing chunk c while
+// chunk c + 1 is in flight. Returns the seconds spent waiting for copies.
 template <class ExecSpace>
-RunReport run_on(const RunOptions& opt, const std::function<void(const std::string&, double)>& stage) {
+double copy_back_and_write(const DistanceMatrix<ExecSpace>& d, OutputFile& out, int threads) {
+  using Staging = Kokkos::View<int32_t*, typename BackendTraits<ExecSpace>::HostStagingSpace>;
+  const int64_t n = d.n, v = d.vertices, chunk = result_chunk_rows<ExecSpace>(v, d.block);
+  Staging buf[2] = {Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_0"), size_t(chunk * n)),
+                    Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_1"), size_t(chunk * n))};
+  ExecSpace exec;
+  auto start_copy = [&](int64_t r0, Staging& dst) {
+    const int64_t r1 = std::min(v, r0 + chunk);
+    Kokkos::deep_copy(exec, Kokkos::subview(dst, std::make_pair<size_t, size_t>(0, size_t((r1 - r0) * n))),
+                      Kokkos::subview(d.data, std::make_pair(size_t(r0 * n), size_t(r1 * n))));
+  };
+  double waited = 0;
+  start_copy(0, buf[0]);
+  for (int64_t r0 = 0, c = 0; r0 < v; r0 += chunk, ++c) {
+    const auto t0 = Clock::now();
+    exec.fence();
+    waited += seconds_since(t0);
+    if (r0 + chunk < v) start_copy(r0 + chunk, buf[(c + 1) % 2]);
+    out.write_rows(buf[c % 2].data(), r0, std::min(chunk, v - r0), v, n, threads);
+  }
+  return waited;
+}
+
+template <class ExecSpace>
+RunReport run_on(const RunOptions& opt) {
   using Traits = BackendTraits<ExecSpace>;
   const auto t_start = Clock::now();
   RunReport rep;
   rep.backend = ExecSpace::name();
   rep.concurrency = ExecSpace().concurrency();
   rep.block = opt.block_size > 0 ? opt.block_size : Traits::default_block;
-  check_block_size<ExecSpace>(rep.block);
+  BlockedFloydWarshall<ExecSpace>::check_block_size(rep.block);
   OutputFile::check_writable(opt.output);
 
   // Read: header checks, then the edge list mapped (and read) into memory.
@@ -63,48 +99,63 @@ RunReport run_on(const RunOptions& opt, const std::function<void(const std::stri
   GraphFile graph = GraphFile::open(opt.input);
   rep.vertices = graph.vertices();
   rep.edges = graph.edges();
-  memory_needed_on<ExecSpace>(rep.vertices, rep.block, rep.host_bytes, rep.device_bytes);
+  memory_needed_on<ExecSpace>(rep.vertices, rep.edges, rep.block, rep.host_bytes, rep.device_bytes);
   const int64_t available = opt.host_memory_limit > 0 ? opt.host_memory_limit : host_memory_available();
   if (rep.host_bytes > available)
     throw InputError(opt.input + ": V = " + std::to_string(rep.vertices) + " needs " + gigabytes(rep.host_bytes) +
-                     " of host memory for the distance matrix (" +
-                     std::to_string(padded_size(rep.vertices, rep.block)) + "^2 int32), but only " +
-                     gigabytes(available) + " is available");
+                     " of host memory (" + std::to_string(padded_size(rep.vertices, rep.block)) +
+                     "^2 int32 distance matrix), but only " + gigabytes(available) + " is available");
+  if (rep.device_bytes > 0) {
+    const int64_t free_bytes = Traits::device_memory_available();
+    if (rep.device_bytes > free_bytes)
+      throw InputError(opt.input + ": V = " + std::to_string(rep.vertices) + " needs " + gigabytes(rep.device_bytes) +
+                       " of " + rep.backend + " device memory (" + std::to_string(padded_size(rep.vertices, rep.block)) +
+                       "^2 int32 distance matrix and edge staging), but only " + gigabytes(free_bytes) + " is free");
+  }
   rep.seconds.read = seconds_since(t0);
-  if (stage) stage("read", rep.seconds.read);
 
   // Build the distance matrix from the edges where the solver runs.
   t0 = Clock::now();
   DistanceMatrix<ExecSpace> d(rep.vertices, rep.block);
   initialise_from_edges(d, graph);
   rep.seconds.build = seconds_since(t0);
-  if (stage) stage("build", rep.seconds.build);
 
-  t0 = Clock::now();
-  BlockedFloydWarshall<ExecSpace>::solve(d);
-  rep.seconds.solve = seconds_since(t0);
-  if (stage) stage("solve", rep.seconds.solve);
-
-  // The result on the host: the matrix itself, or a copy in the backend's staging space.
-  t0 = Clock::now();
-  Kokkos::View<int32_t*, typename Traits::HostStagingSpace> host;
-  if constexpr (host_is_device<ExecSpace>()) {
-    host = d.data;
-  } else {
-    host = decltype(host)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_host"), d.data.extent(0));
-    Kokkos::deep_copy(host, d.data);
-    rep.seconds.copy_back = seconds_since(t0);
-    if (stage) stage("copy back", rep.seconds.copy_back);
-  }
-
-  t0 = Clock::now();
   rep.write_threads = opt.write_threads > 0 ? opt.write_threads
                                             : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+  const int64_t out_bytes = rep.vertices * rep.vertices * int64_t(sizeof(int32_t));
   OutputFile out(opt.output);
-  out.write_rows(host.data(), rep.vertices, rep.vertices, d.n, rep.write_threads);
+  if constexpr (host_is_device<ExecSpace>()) {
+    t0 = Clock::now();
+    BlockedFloydWarshall<ExecSpace>::solve(d);
+    rep.seconds.solve = seconds_since(t0);
+    t0 = Clock::now();
+    out.reserve(out_bytes);
+    out.write_rows(d.data.data(), 0, rep.vertices, rep.vertices, d.n, rep.write_threads);
+  } else {
+    // The output's blocks do not depend on the result: allocate them while the device computes.
+    std::exception_ptr reserve_error;
+    std::thread reserve([&] {
+      try {
+        out.reserve(out_bytes);
+      } catch (...) {
+        reserve_error = std::current_exception();
+      }
+    });
+    t0 = Clock::now();
+    try {
+      BlockedFloydWarshall<ExecSpace>::solve(d);
+    } catch (...) {
+      reserve.join();
+      throw;
+    }
+    rep.seconds.solve = seconds_since(t0);
+    t0 = Clock::now();
+    reserve.join();
+    if (reserve_error) std::rethrow_exception(reserve_error);
+    rep.seconds.copy_back = copy_back_and_write(d, out, rep.write_threads);
+  }
   out.commit();
-  rep.seconds.write = seconds_since(t0);
-  if (stage) stage("write", rep.seconds.write);
+  rep.seconds.write = seconds_since(t0) - rep.seconds.copy_back;
   rep.seconds.total = seconds_since(t_start);
   return rep;
 }
@@ -157,10 +208,10 @@ std::vector<std::string> enabled_backends() {
   return names;
 }
 
-void memory_needed(const std::string& backend, int64_t vertices, int block, int64_t& host_bytes,
+void memory_needed(const std::string& backend, int64_t vertices, int64_t edges, int block, int64_t& host_bytes,
                    int64_t& device_bytes) {
   dispatch(backend, [&](auto tag) {
-    memory_needed_on<typename decltype(tag)::type>(vertices, block, host_bytes, device_bytes);
+    memory_needed_on<typename decltype(tag)::type>(vertices, edges, block, host_bytes, device_bytes);
   });
 }
 
@@ -180,8 +231,8 @@ int64_t host_memory_available() {
   return avail;
 }
 
-RunReport run_pipeline(const RunOptions& options, const std::function<void(const std::string&, double)>& stage) {
-  return dispatch(options.backend, [&](auto tag) { return run_on<typename decltype(tag)::type>(options, stage); });
+RunReport run_pipeline(const RunOptions& options) {
+  return dispatch(options.backend, [&](auto tag) { return run_on<typename decltype(tag)::type>(options); });
 }
 
 }  // namespace apsp

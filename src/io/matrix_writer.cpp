@@ -86,10 +86,18 @@ OutputFile::~OutputFile() {
   g_temp_live.store(false);
 }
 
-void OutputFile::write_rows(const int32_t* data, int64_t rows, int64_t cols, int64_t ld, int threads) {
+void OutputFile::reserve(int64_t bytes) {
+  if (::ftruncate(fd_, bytes) != 0) throw std::runtime_error(path_ + ": cannot size output: " + std::strerror(errno));
+  // Not every file system can allocate ahead (EOPNOTSUPP); there the writes allocate.
+  const int rc = ::posix_fallocate(fd_, 0, bytes);
+  if (rc != 0 && rc != EOPNOTSUPP && rc != EINVAL)
+    throw std::runtime_error(path_ + ": cannot allocate " + std::to_string(bytes) + " bytes for the output: " +
+                             std::strerror(rc));
+}
+
+void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld,
+                            int threads) {
   const size_t row_bytes = static_cast<size_t>(cols) * sizeof(int32_t);
-  const int64_t total = rows * static_cast<int64_t>(row_bytes);
-  if (::ftruncate(fd_, total) != 0) throw std::runtime_error(path_ + ": cannot size output: " + std::strerror(errno));
   threads = static_cast<int>(std::clamp<int64_t>(threads, 1, std::max<int64_t>(rows, 1)));
   std::vector<std::thread> pool;
   std::vector<std::string> errors(threads);
@@ -99,7 +107,7 @@ void OutputFile::write_rows(const int32_t* data, int64_t rows, int64_t cols, int
       try {
         if (ld == cols) {  // unpadded: one contiguous range per thread
           write_all(fd_, reinterpret_cast<const char*>(data + r0 * ld), static_cast<size_t>(r1 - r0) * row_bytes,
-                    static_cast<off_t>(r0 * row_bytes), path_);
+                    static_cast<off_t>((first_row + r0) * row_bytes), path_);
         } else {
           for (int64_t r = r0; r < r1; ++r)
             write_all(fd_, reinterpret_cast<const char*>(data + r * ld), row_bytes, static_cast<off_t>(r * row_bytes),
