@@ -18,7 +18,7 @@ namespace apsp {
 /// - `kTileRows` x `kTileCols`: the block of results one thread keeps in registers in
 ///   phase 3 (the "thread tile"). One thread covers rows [r0, r0+kTileRows) and columns
 ///   [c0, c0+kTileCols) of its tile, contiguous, so both operand loads are unit stride.
-/// - `team_size(B)` x `kVectorLength`: the team's threads and vector lanes (every phase
+/// - `team_size(B)` x `vector_length(B)`: the team's threads and vector lanes (every phase
 ///   uses the same team shape). Tile rows go over threads, runs of a row over lanes.
 /// - `kChunk`: tile rows are moved and updated in runs of kChunk contiguous int32, one
 ///   run per loop item, so the run vectorises on a CPU and coalesces on a GPU.

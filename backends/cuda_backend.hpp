@@ -5,20 +5,35 @@
 
 namespace apsp {
 
+// Thread-tile shape; overridable at build time (-DAPSP_CUDA_TILE_ROWS=4 ...) for studies.
+#ifndef APSP_CUDA_TILE_ROWS
+#define APSP_CUDA_TILE_ROWS 8
+#endif
+#ifndef APSP_CUDA_TILE_COLS
+#define APSP_CUDA_TILE_COLS 8
+#endif
+
 template <>
 struct BackendTraits<Kokkos::Cuda> {
-  static constexpr int kTileRows = 8;
-  static constexpr int kTileCols = 8;
-  static constexpr int default_block = 128;
-  static constexpr int kChunk = 4;
-  static constexpr int kScratchPad = 4;
+  static constexpr int kTileRows = APSP_CUDA_TILE_ROWS;
+  static constexpr int kTileCols = APSP_CUDA_TILE_COLS;
+  // B = 64: Kokkos (4.6 and older) gives a team at most the 48 KiB of static shared memory
+  // per block, not the 227 KiB a Hopper block may opt in to, and phases 2 and 3 stage two
+  // B x (B + 4) int32 tiles: 34 KiB at B = 64, 135 KiB at B = 128.
+  static constexpr int default_block = 64;
+  static constexpr int kChunk = 4;       // one 16-byte access per lane
+  static constexpr int kScratchPad = 4;  // keeps rows 16-byte aligned, shifts banks by 4
   using HostStagingSpace = Kokkos::CudaHostPinnedSpace;
-  // One thread per 8 x 8 thread tile (256 threads for B = 128), as team_size x 32 lanes:
-  // the lanes of a warp take consecutive runs of a tile row, so tile copies coalesce.
-  static constexpr int kVectorLength = 32;
+  // A team is team_size x vector_length threads: the lanes of a warp take consecutive runs of
+  // a tile row (coalesced copies); one thread per thread tile in phase 3.
+  static int vector_length(int block) {
+    int v = 1;
+    while (v < 32 && 2 * v <= block / kChunk) v *= 2;
+    return v;
+  }
   static int team_size(int block) {
     const int tiles = (block / kTileRows) * (block / kTileCols);
-    return tiles > kVectorLength ? tiles / kVectorLength : 1;
+    return tiles > vector_length(block) ? tiles / vector_length(block) : 1;
   }
   static int64_t device_memory_available() {
     size_t free_bytes = 0, total_bytes = 0;

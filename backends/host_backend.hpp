@@ -16,7 +16,7 @@ struct HostBackendTraits {
   static constexpr int default_block = 64;
   static constexpr int kChunk = 16;
   static constexpr int kScratchPad = 0;
-  static constexpr int kVectorLength = 1;
+  static int vector_length(int /*block*/) { return 1; }
   static int team_size(int /*block*/) { return 1; }
   /// The host is the device: the pipeline checks host memory instead.
   static int64_t device_memory_available() { return INT64_MAX; }

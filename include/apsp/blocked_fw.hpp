@@ -152,18 +152,19 @@ class BlockedFloydWarshall {
 
   /// Bytes of team scratch a phase with `tiles` staged tiles needs.
   static size_t scratch_bytes(int block, int tiles) {
-    return size_t(tiles) * block * (block + Traits::kScratchPad) * sizeof(int32_t);
+    return size_t(tiles) * block * (block + Traits::kScratchPad) * sizeof(int32_t) + 64;  // + alignment
   }
 
  private:
   static Policy policy(int league, int block, int staged_tiles) {
-    return Policy(league, Traits::team_size(block), Traits::kVectorLength)
+    return Policy(league, Traits::team_size(block), Traits::vector_length(block))
         .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes(block, staged_tiles)));
   }
 
   /// One scratch allocation for the phase's `tiles` staged tiles; callers carve it up.
   KOKKOS_FORCEINLINE_FUNCTION static int32_t* scratch(const Member& team, int block, int pitch, int tiles) {
-    return static_cast<int32_t*>(team.team_scratch(0).get_shmem(size_t(tiles) * block * pitch * sizeof(int32_t)));
+    return static_cast<int32_t*>(
+        team.team_scratch(0).get_shmem_aligned(size_t(tiles) * block * pitch * sizeof(int32_t), 64));
   }
 
   /// tile(r, c) <- src[r * ld + c] (or tile(c, r) when `transpose`): rows over the team's
@@ -223,29 +224,42 @@ class BlockedFloydWarshall {
   KOKKOS_FORCEINLINE_FUNCTION static void relax_thread_tile(int32_t* c, int64_t ld, const int32_t* at,
                                                             const int32_t* bk, int pitch, int B, int r0, int c0) {
     constexpr int R = Traits::kTileRows, C = Traits::kTileCols;
+    // Every row segment below starts on a 16-byte boundary (R and C are multiples of 4, rows
+    // of the matrix and of the scratch tiles are multiples of 16 bytes), which lets the
+    // compiler use 16-byte loads and stores (LDS.128 / LDG.128 on a GPU).
+    static_assert(R % 4 == 0 && C % 4 == 0, "thread tiles are made of 16-byte row segments");
     int32_t acc[R][C];
     APSP_UNROLL
     for (int i = 0; i < R; ++i) {
+      const int32_t* row = aligned16(c + (r0 + i) * ld + c0);
       APSP_UNROLL
-      for (int j = 0; j < C; ++j) acc[i][j] = c[(r0 + i) * ld + c0 + j];
+      for (int j = 0; j < C; ++j) acc[i][j] = row[j];
     }
     for (int p = 0; p < B; ++p) {
-      int32_t a[R], b[C];
+      const int32_t* a = aligned16(at + p * pitch + r0);
+      const int32_t* b = aligned16(bk + p * pitch + c0);
+      int32_t av[R], bv[C];
       APSP_UNROLL
-      for (int i = 0; i < R; ++i) a[i] = at[p * pitch + r0 + i];
+      for (int i = 0; i < R; ++i) av[i] = a[i];
       APSP_UNROLL
-      for (int j = 0; j < C; ++j) b[j] = bk[p * pitch + c0 + j];
+      for (int j = 0; j < C; ++j) bv[j] = b[j];
       APSP_UNROLL
       for (int i = 0; i < R; ++i) {
         APSP_UNROLL
-        for (int j = 0; j < C; ++j) acc[i][j] = Traits::min_plus(acc[i][j], a[i], b[j]);
+        for (int j = 0; j < C; ++j) acc[i][j] = Traits::min_plus(acc[i][j], av[i], bv[j]);
       }
     }
     APSP_UNROLL
     for (int i = 0; i < R; ++i) {
+      int32_t* row = aligned16(c + (r0 + i) * ld + c0);
       APSP_UNROLL
-      for (int j = 0; j < C; ++j) c[(r0 + i) * ld + c0 + j] = acc[i][j];
+      for (int j = 0; j < C; ++j) row[j] = acc[i][j];
     }
+  }
+
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T* aligned16(T* p) {
+    return static_cast<T*>(__builtin_assume_aligned(p, 16));
   }
 };
 

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <exception>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -52,7 +52,8 @@ void memory_needed_on(int64_t vertices, int64_t edges, int block, int64_t& host_
     host_bytes = matrix;
     device_bytes = 0;
   } else {
-    host_bytes = 2 * result_chunk_rows<ExecSpace>(vertices, block) * padded_size(vertices, block) * int64_t(sizeof(int32_t));
+    host_bytes =
+        2 * result_chunk_rows<ExecSpace>(vertices, block) * padded_size(vertices, block) * int64_t(sizeof(int32_t));
     device_bytes = matrix + 3 * int64_t(sizeof(int32_t)) * std::min<int64_t>(kEdgeChunk, edges);
   }
 }
@@ -63,8 +64,9 @@ template <class ExecSpace>
 double copy_back_and_write(const DistanceMatrix<ExecSpace>& d, OutputFile& out, int threads) {
   using Staging = Kokkos::View<int32_t*, typename BackendTraits<ExecSpace>::HostStagingSpace>;
   const int64_t n = d.n, v = d.vertices, chunk = result_chunk_rows<ExecSpace>(v, d.block);
-  Staging buf[2] = {Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_0"), size_t(chunk * n)),
-                    Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_1"), size_t(chunk * n))};
+  Staging buf[2] = {
+      Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_0"), size_t(chunk * n)),
+      Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_1"), size_t(chunk * n))};
   ExecSpace exec;
   auto start_copy = [&](int64_t r0, Staging& dst) {
     const int64_t r1 = std::min(v, r0 + chunk);
@@ -109,7 +111,8 @@ RunReport run_on(const RunOptions& opt) {
     const int64_t free_bytes = Traits::device_memory_available();
     if (rep.device_bytes > free_bytes)
       throw InputError(opt.input + ": V = " + std::to_string(rep.vertices) + " needs " + gigabytes(rep.device_bytes) +
-                       " of " + rep.backend + " device memory (" + std::to_string(padded_size(rep.vertices, rep.block)) +
+                       " of " + rep.backend + " device memory (" +
+                       std::to_string(padded_size(rep.vertices, rep.block)) +
                        "^2 int32 distance matrix and edge staging), but only " + gigabytes(free_bytes) + " is free");
   }
   rep.seconds.read = seconds_since(t0);

@@ -91,8 +91,8 @@ void OutputFile::reserve(int64_t bytes) {
   // Not every file system can allocate ahead (EOPNOTSUPP); there the writes allocate.
   const int rc = ::posix_fallocate(fd_, 0, bytes);
   if (rc != 0 && rc != EOPNOTSUPP && rc != EINVAL)
-    throw std::runtime_error(path_ + ": cannot allocate " + std::to_string(bytes) + " bytes for the output: " +
-                             std::strerror(rc));
+    throw std::runtime_error(path_ + ": cannot allocate " + std::to_string(bytes) +
+                             " bytes for the output: " + std::strerror(rc));
 }
 
 void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld,
