@@ -3,6 +3,8 @@
 // Dijkstra, on every enabled backend.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "backends_under_test.hpp"
 #include "reference.hpp"
 
@@ -32,6 +34,31 @@ class Solver : public ::testing::Test {
   }
 };
 TYPED_TEST_SUITE(Solver, Backends, BackendName);
+
+// The matrix build alone (fill + checked scatter of the edges) against the host adjacency,
+// padding included. APSP_TEST_BUILD_V adds a larger size (for GPU runs).
+TYPED_TEST(Solver, MatrixBuildMatchesAdjacency) {
+  std::vector<int32_t> sizes{1, 65, 1500};
+  if (const char* v = std::getenv("APSP_TEST_BUILD_V")) sizes.push_back(std::atoi(v));
+  for (int32_t v : sizes) {
+    SCOPED_TRACE("V=" + std::to_string(v));
+    Graph g = random_graph(v, v > 2000 ? 20.0 / v : 0.05, 0, 1000, 31);
+    TempDir dir;
+    write_graph(dir.file("g.bin"), g);
+    const GraphFile file = GraphFile::open(dir.file("g.bin"));
+    DistanceMatrix<TypeParam> d(v, TestFixture::default_block());
+    initialise_from_edges(d, file);
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.data);
+    const auto expected = adjacency(g);
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < d.n; ++i)
+      for (int64_t j = 0; j < d.n; ++j) {
+        const int32_t want = (i < v && j < v) ? expected[size_t(i * v + j)] : (i == j ? 0 : kInf);
+        wrong += h(i * d.n + j) != want;
+      }
+    EXPECT_EQ(wrong, 0);
+  }
+}
 
 TYPED_TEST(Solver, RandomGraphsAroundTheBlockSize) {
   const int b = TestFixture::default_block();

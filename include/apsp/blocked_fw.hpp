@@ -31,137 +31,16 @@
 
 namespace apsp {
 
+namespace Impl {
+
+/// Tile operations shared by the three phase kernels. A team's threads take tile rows, its
+/// vector lanes runs of kChunk contiguous int32 within a row.
 template <class ExecSpace>
-class BlockedFloydWarshall {
- public:
+struct TileOps {
   using Traits = BackendTraits<ExecSpace>;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
-  using Matrix = DistanceMatrix<ExecSpace>;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
 
-  /// Runs every round. Returns after a fence.
-  static void solve(const Matrix& d) {
-    for (int k = 0; k < d.blocks(); ++k) round(d, k);
-    ExecSpace().fence();
-  }
-
-  /// One round: the three phases for pivot block k, enqueued in order.
-  static void round(const Matrix& d, int k) {
-    phase1(d, k);
-    phase2(d, k);
-    phase3(d, k);
-  }
-
-  static void phase1(const Matrix& d, int k) {
-    const int B = d.block, pitch = B + Traits::kScratchPad;
-    const int64_t n = d.n;
-    int32_t* const m = d.data.data();
-    const int64_t origin = int64_t(k) * B * n + int64_t(k) * B;
-    Kokkos::parallel_for(
-        "apsp::phase1_pivot", policy(1, B, 1), KOKKOS_LAMBDA(const Member& team) {
-          int32_t* t = scratch(team, B, pitch, 1);
-          load_tile(team, t, pitch, m + origin, n, B, false);
-          team.team_barrier();
-          for (int p = 0; p < B; ++p) {
-            relax_tile(team, t, pitch, B, t + p, pitch, t + p * pitch, 1);
-            team.team_barrier();
-          }
-          store_tile(team, t, pitch, m + origin, n, B);
-        });
-  }
-
-  static void phase2(const Matrix& d, int k) {
-    const int nb = d.blocks();
-    if (nb < 2) return;
-    const int B = d.block, pitch = B + Traits::kScratchPad;
-    const int64_t n = d.n;
-    int32_t* const m = d.data.data();
-    const int64_t pivot = int64_t(k) * B * n + int64_t(k) * B;
-    Kokkos::parallel_for(
-        "apsp::phase2_pivot_row_col", policy(2 * (nb - 1), B, 2), KOKKOS_LAMBDA(const Member& team) {
-          const int id = team.league_rank();
-          const bool in_row = id < nb - 1;  // tile (k, j) of the pivot row, else (i, k)
-          int other = in_row ? id : id - (nb - 1);
-          other += other >= k;
-          const int64_t origin =
-              in_row ? int64_t(k) * B * n + int64_t(other) * B : int64_t(other) * B * n + int64_t(k) * B;
-          int32_t* p_tile = scratch(team, B, pitch, 2);
-          int32_t* t = p_tile + B * pitch;
-          load_tile(team, p_tile, pitch, m + pivot, n, B, false);
-          load_tile(team, t, pitch, m + origin, n, B, false);
-          team.team_barrier();
-          for (int p = 0; p < B; ++p) {
-            // Row tile:    T(r, c) = min(T(r, c), P(r, p) + T(p, c)).
-            // Column tile: T(r, c) = min(T(r, c), T(r, p) + P(p, c)).
-            if (in_row)
-              relax_tile(team, t, pitch, B, p_tile + p, pitch, t + p * pitch, 1);
-            else
-              relax_tile(team, t, pitch, B, t + p, pitch, p_tile + p * pitch, 1);
-            team.team_barrier();
-          }
-          store_tile(team, t, pitch, m + origin, n, B);
-        });
-  }
-
-  static void phase3(const Matrix& d, int k) {
-    const int nb = d.blocks();
-    if (nb < 2) return;
-    const int B = d.block, pitch = B + Traits::kScratchPad;
-    const int64_t n = d.n;
-    int32_t* const m = d.data.data();
-    constexpr int R = Traits::kTileRows, C = Traits::kTileCols;
-    Kokkos::parallel_for(
-        "apsp::phase3_remaining", policy((nb - 1) * (nb - 1), B, 2), KOKKOS_LAMBDA(const Member& team) {
-          int bi = team.league_rank() / (nb - 1), bj = team.league_rank() % (nb - 1);
-          bi += bi >= k;
-          bj += bj >= k;
-          // A = D(bi, k) staged transposed (column p of A is a contiguous row of `at`), so
-          // that a thread's kTileRows operands are one contiguous load, like its B operands.
-          int32_t* at = scratch(team, B, pitch, 2);
-          int32_t* bk = at + B * pitch;
-          load_tile(team, at, pitch, m + int64_t(bi) * B * n + int64_t(k) * B, n, B, true);
-          load_tile(team, bk, pitch, m + int64_t(k) * B * n + int64_t(bj) * B, n, B, false);
-          team.team_barrier();
-          int32_t* c = m + int64_t(bi) * B * n + int64_t(bj) * B;
-          const int per_row = B / C;
-          Kokkos::parallel_for(Kokkos::TeamVectorRange(team, (B / R) * per_row), [&](const int tt) {
-            relax_thread_tile(c, n, at, bk, pitch, B, (tt / per_row) * R, (tt % per_row) * C);
-          });
-        });
-  }
-
-  /// Throws std::invalid_argument unless `block` suits the backend's thread-tile shape and
-  /// its two staged tiles fit the team scratch memory of this device.
-  static void check_block_size(int block) {
-    using T = Traits;
-    const std::string rule = "it must be a multiple of " + std::to_string(T::kTileRows) + ", " +
-                             std::to_string(T::kTileCols) + " and " + std::to_string(T::kChunk);
-    if (block <= 0 || block % T::kTileRows != 0 || block % T::kTileCols != 0 || block % T::kChunk != 0)
-      throw std::invalid_argument("block size " + std::to_string(block) + " is not supported by the " +
-                                  ExecSpace::name() + " backend: " + rule);
-    // A GPU's shared memory is a hard limit; host backends allocate scratch as needed
-    // (Kokkos 3.4's OpenMP reports 32 KiB here yet serves more).
-    constexpr bool on_host =
-        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-    const size_t need = scratch_bytes(block, 2), have = Policy::scratch_size_max(0);
-    if (!on_host && need > have)
-      throw std::invalid_argument("block size " + std::to_string(block) + " needs " + std::to_string(need) +
-                                  " bytes of team scratch on the " + ExecSpace::name() + " backend, which has " +
-                                  std::to_string(have));
-  }
-
-  /// Bytes of team scratch a phase with `tiles` staged tiles needs.
-  static size_t scratch_bytes(int block, int tiles) {
-    return size_t(tiles) * block * (block + Traits::kScratchPad) * sizeof(int32_t) + 64;  // + alignment
-  }
-
- private:
-  static Policy policy(int league, int block, int staged_tiles) {
-    return Policy(league, Traits::team_size(block), Traits::vector_length(block))
-        .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes(block, staged_tiles)));
-  }
-
-  /// One scratch allocation for the phase's `tiles` staged tiles; callers carve it up.
+  /// One scratch allocation for a phase's `tiles` staged tiles; callers carve it up.
   KOKKOS_FORCEINLINE_FUNCTION static int32_t* scratch(const Member& team, int block, int pitch, int tiles) {
     return static_cast<int32_t*>(
         team.team_scratch(0).get_shmem_aligned(size_t(tiles) * block * pitch * sizeof(int32_t), 64));
@@ -260,6 +139,162 @@ class BlockedFloydWarshall {
   template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static T* aligned16(T* p) {
     return static_cast<T*>(__builtin_assume_aligned(p, 16));
+  }
+};
+
+/// Phase 1: Floyd-Warshall on the pivot tile (k, k), one team.
+template <class ExecSpace>
+struct PivotTileKernel {
+  using Ops = TileOps<ExecSpace>;
+  int32_t* m;
+  int64_t n;
+  int B, pitch, k;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
+    const int64_t origin = int64_t(k) * B * n + int64_t(k) * B;
+    int32_t* t = Ops::scratch(team, B, pitch, 1);
+    Ops::load_tile(team, t, pitch, m + origin, n, B, false);
+    team.team_barrier();
+    for (int p = 0; p < B; ++p) {
+      Ops::relax_tile(team, t, pitch, B, t + p, pitch, t + p * pitch, 1);
+      team.team_barrier();
+    }
+    Ops::store_tile(team, t, pitch, m + origin, n, B);
+  }
+};
+
+/// Phase 2: the pivot row's tiles (k, j) and the pivot column's tiles (i, k), one team each.
+template <class ExecSpace>
+struct PivotRowColumnKernel {
+  using Ops = TileOps<ExecSpace>;
+  int32_t* m;
+  int64_t n;
+  int B, pitch, k, nb;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
+    const int id = team.league_rank();
+    const bool in_row = id < nb - 1;  // tile (k, j) of the pivot row, else (i, k)
+    int other = in_row ? id : id - (nb - 1);
+    other += other >= k;
+    const int64_t pivot = int64_t(k) * B * n + int64_t(k) * B;
+    const int64_t origin = in_row ? int64_t(k) * B * n + int64_t(other) * B : int64_t(other) * B * n + int64_t(k) * B;
+    int32_t* p_tile = Ops::scratch(team, B, pitch, 2);
+    int32_t* t = p_tile + B * pitch;
+    Ops::load_tile(team, p_tile, pitch, m + pivot, n, B, false);
+    Ops::load_tile(team, t, pitch, m + origin, n, B, false);
+    team.team_barrier();
+    for (int p = 0; p < B; ++p) {
+      // Row tile:    T(r, c) = min(T(r, c), P(r, p) + T(p, c)).
+      // Column tile: T(r, c) = min(T(r, c), T(r, p) + P(p, c)).
+      if (in_row)
+        Ops::relax_tile(team, t, pitch, B, p_tile + p, pitch, t + p * pitch, 1);
+      else
+        Ops::relax_tile(team, t, pitch, B, t + p, pitch, p_tile + p * pitch, 1);
+      team.team_barrier();
+    }
+    Ops::store_tile(team, t, pitch, m + origin, n, B);
+  }
+};
+
+/// Phase 3: every tile (i, j) off the pivot row and column, one team each:
+/// D(i, j) = min(D(i, j), D(i, k) (min,+) D(k, j)).
+template <class ExecSpace>
+struct RemainingTilesKernel {
+  using Ops = TileOps<ExecSpace>;
+  using Traits = typename Ops::Traits;
+  int32_t* m;
+  int64_t n;
+  int B, pitch, k, nb;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
+    constexpr int R = Traits::kTileRows, C = Traits::kTileCols;
+    int bi = team.league_rank() / (nb - 1), bj = team.league_rank() % (nb - 1);
+    bi += bi >= k;
+    bj += bj >= k;
+    // A = D(bi, k) staged transposed (column p of A is a contiguous row of `at`), so that a
+    // thread's kTileRows operands are one contiguous load, like its B operands.
+    int32_t* at = Ops::scratch(team, B, pitch, 2);
+    int32_t* bk = at + B * pitch;
+    Ops::load_tile(team, at, pitch, m + int64_t(bi) * B * n + int64_t(k) * B, n, B, true);
+    Ops::load_tile(team, bk, pitch, m + int64_t(k) * B * n + int64_t(bj) * B, n, B, false);
+    team.team_barrier();
+    int32_t* c = m + int64_t(bi) * B * n + int64_t(bj) * B;
+    const int per_row = B / C;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, (B / R) * per_row), [&](const int tt) {
+      Ops::relax_thread_tile(c, n, at, bk, pitch, B, (tt / per_row) * R, (tt % per_row) * C);
+    });
+  }
+};
+
+}  // namespace Impl
+
+template <class ExecSpace>
+class BlockedFloydWarshall {
+ public:
+  using Traits = BackendTraits<ExecSpace>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Matrix = DistanceMatrix<ExecSpace>;
+
+  /// Runs every round. Returns after a fence.
+  static void solve(const Matrix& d) {
+    for (int k = 0; k < d.blocks(); ++k) round(d, k);
+    ExecSpace().fence();
+  }
+
+  /// One round: the three phases for pivot block k, enqueued in order.
+  static void round(const Matrix& d, int k) {
+    phase1(d, k);
+    phase2(d, k);
+    phase3(d, k);
+  }
+
+  static void phase1(const Matrix& d, int k) {
+    Kokkos::parallel_for("apsp::phase1_pivot", policy(1, d.block, 1),
+                         Impl::PivotTileKernel<ExecSpace>{d.data.data(), d.n, d.block, pitch(d.block), k});
+  }
+
+  static void phase2(const Matrix& d, int k) {
+    const int nb = d.blocks();
+    if (nb < 2) return;
+    Kokkos::parallel_for("apsp::phase2_pivot_row_col", policy(2 * (nb - 1), d.block, 2),
+                         Impl::PivotRowColumnKernel<ExecSpace>{d.data.data(), d.n, d.block, pitch(d.block), k, nb});
+  }
+
+  static void phase3(const Matrix& d, int k) {
+    const int nb = d.blocks();
+    if (nb < 2) return;
+    Kokkos::parallel_for("apsp::phase3_remaining", policy((nb - 1) * (nb - 1), d.block, 2),
+                         Impl::RemainingTilesKernel<ExecSpace>{d.data.data(), d.n, d.block, pitch(d.block), k, nb});
+  }
+
+  /// Throws std::invalid_argument unless `block` suits the backend's thread-tile shape and
+  /// its two staged tiles fit the team scratch memory of this device.
+  static void check_block_size(int block) {
+    using T = Traits;
+    const std::string rule = "it must be a multiple of " + std::to_string(T::kTileRows) + ", " +
+                             std::to_string(T::kTileCols) + " and " + std::to_string(T::kChunk);
+    if (block <= 0 || block % T::kTileRows != 0 || block % T::kTileCols != 0 || block % T::kChunk != 0)
+      throw std::invalid_argument("block size " + std::to_string(block) + " is not supported by the " +
+                                  ExecSpace::name() + " backend: " + rule);
+    // A GPU's shared memory is a hard limit; host backends allocate scratch as needed
+    // (Kokkos 3.4's OpenMP reports 32 KiB here yet serves more).
+    constexpr bool on_host =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+    const size_t need = scratch_bytes(block, 2), have = Policy::scratch_size_max(0);
+    if (!on_host && need > have)
+      throw std::invalid_argument("block size " + std::to_string(block) + " needs " + std::to_string(need) +
+                                  " bytes of team scratch on the " + ExecSpace::name() + " backend, which has " +
+                                  std::to_string(have));
+  }
+
+  /// Bytes of team scratch a phase with `tiles` staged tiles needs (+ 64 for alignment).
+  static size_t scratch_bytes(int block, int tiles) {
+    return size_t(tiles) * block * pitch(block) * sizeof(int32_t) + 64;
+  }
+
+ private:
+  static int pitch(int block) { return block + Traits::kScratchPad; }
+
+  static Policy policy(int league, int block, int staged_tiles) {
+    return Policy(league, Traits::team_size(block), Traits::vector_length(block))
+        .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes(block, staged_tiles)));
   }
 };
 

@@ -54,32 +54,59 @@ inline int64_t matrix_bytes(int64_t vertices, int block) {
 
 namespace Impl {
 
+/// Row i of the matrix: 0 on the diagonal, INF elsewhere (one team per row, so that a GPU
+/// writes whole rows coalesced and a CPU vectorises the row).
+template <class ExecSpace>
+struct FillRows {
+  int32_t* m;
+  int64_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
+    const int64_t i = team.league_rank();
+    int32_t* row = m + i * n;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const int64_t j) { row[j] = (i == j) ? 0 : kInf; });
+  }
+};
+
+/// Smallest index of an edge that breaks the rules (reduced with Min).
+template <class EdgeView>
+struct FirstBadEdge {
+  EdgeView edges;
+  int64_t vertices;
+  int32_t max_weight;
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t i, int64_t& first) const {
+    const int32_t s = edges(3 * i), t = edges(3 * i + 1), w = edges(3 * i + 2);
+    const bool bad = s < 0 || s >= vertices || t < 0 || t >= vertices || w < 0 || w > max_weight;
+    if (bad && i < first) first = i;
+  }
+};
+
+/// d(s, t) = min(d(s, t), w) for each edge; self-loops never shorten d(i, i) = 0.
+template <class EdgeView>
+struct ScatterEdges {
+  EdgeView edges;
+  int32_t* m;
+  int64_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t i) const {
+    const int32_t s = edges(3 * i), t = edges(3 * i + 1), w = edges(3 * i + 2);
+    if (s != t) Kokkos::atomic_fetch_min(m + s * n + t, w);
+  }
+};
+
 /// Index of the first edge in [begin, begin + count) that breaks the rules, or -1.
 template <class ExecSpace, class EdgeView>
 int64_t first_bad_edge(const EdgeView& edges, int64_t count, int64_t begin, int64_t vertices, int32_t max_weight) {
   int64_t first = INT64_MAX;
-  Kokkos::parallel_reduce(
-      "apsp::build::validate_edges", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, count),
-      KOKKOS_LAMBDA(const int64_t i, int64_t& f) {
-        const int32_t s = edges(3 * i), t = edges(3 * i + 1), w = edges(3 * i + 2);
-        const bool bad = s < 0 || s >= vertices || t < 0 || t >= vertices || w < 0 || w > max_weight;
-        if (bad && i < f) f = i;
-      },
-      Kokkos::Min<int64_t>(first));
+  Kokkos::parallel_reduce("apsp::build::validate_edges",
+                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, count),
+                          FirstBadEdge<EdgeView>{edges, vertices, max_weight}, Kokkos::Min<int64_t>(first));
   return first == INT64_MAX ? -1 : begin + first;
 }
 
-/// d(s, t) = min(d(s, t), w) for each edge; self-loops never shorten d(i, i) = 0.
 template <class ExecSpace, class EdgeView>
 void scatter_edges(const DistanceMatrix<ExecSpace>& d, const EdgeView& edges, int64_t count) {
-  auto m = d.data;
-  const int64_t n = d.n;
-  Kokkos::parallel_for(
-      "apsp::build::scatter_edges", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, count),
-      KOKKOS_LAMBDA(const int64_t i) {
-        const int32_t s = edges(3 * i), t = edges(3 * i + 1), w = edges(3 * i + 2);
-        if (s != t) Kokkos::atomic_fetch_min(&m(s * n + t), w);
-      });
+  Kokkos::parallel_for("apsp::build::scatter_edges",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, count),
+                       ScatterEdges<EdgeView>{edges, d.data.data(), d.n});
 }
 
 }  // namespace Impl
@@ -89,13 +116,8 @@ void scatter_edges(const DistanceMatrix<ExecSpace>& d, const EdgeView& edges, in
 /// first that breaks the rules (before the output file is ever created).
 template <class ExecSpace>
 void initialise_from_edges(const DistanceMatrix<ExecSpace>& d, const GraphFile& graph) {
-  auto m = d.data;
-  const int64_t n = d.n;
-  Kokkos::parallel_for(
-      "apsp::build::fill",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
-                            Kokkos::IndexType<int64_t>>({0, 0}, {n, n}),
-      KOKKOS_LAMBDA(const int64_t i, const int64_t j) { m(i * n + j) = (i == j) ? 0 : kInf; });
+  Kokkos::parallel_for("apsp::build::fill", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(d.n), Kokkos::AUTO),
+                       Impl::FillRows<ExecSpace>{d.data.data(), d.n});
 
   const int32_t max_weight = graph.max_weight_allowed();
   using HostEdges = Kokkos::View<const int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;

@@ -12,10 +12,11 @@ namespace apsp {
 struct RunOptions {
   std::string input;
   std::string output;
-  std::string backend;            ///< "" = Kokkos' default execution space
-  int block_size = 0;             ///< 0 = the backend's default (backends/)
-  int write_threads = 0;          ///< 0 = automatic
-  int64_t host_memory_limit = 0;  ///< bytes the run may use on the host; 0 = what the OS reports
+  std::string backend;             ///< "" = Kokkos' default execution space
+  int block_size = 0;              ///< 0 = the backend's default (backends/)
+  int write_threads = 0;           ///< 0 = automatic
+  int64_t host_memory_limit = 0;   ///< bytes the run may use on the host; 0 = what the OS reports
+  int64_t result_chunk_bytes = 0;  ///< device backends: result copied back in chunks of this size; 0 = 256 MiB
 };
 
 struct StageSeconds {

@@ -39,21 +39,22 @@ constexpr bool host_is_device() {
 // pinned buffers, so that one chunk's copy overlaps the previous chunk's write.
 constexpr int64_t kResultChunkBytes = int64_t(256) << 20;
 
-template <class ExecSpace>
-int64_t result_chunk_rows(int64_t vertices, int block) {
+int64_t result_chunk_rows(int64_t vertices, int block, int64_t chunk_bytes) {
   const int64_t n = padded_size(vertices, block);
-  return std::max<int64_t>(1, std::min<int64_t>(vertices, kResultChunkBytes / (n * int64_t(sizeof(int32_t)))));
+  if (chunk_bytes <= 0) chunk_bytes = kResultChunkBytes;
+  return std::max<int64_t>(1, std::min<int64_t>(vertices, chunk_bytes / (n * int64_t(sizeof(int32_t)))));
 }
 
 template <class ExecSpace>
-void memory_needed_on(int64_t vertices, int64_t edges, int block, int64_t& host_bytes, int64_t& device_bytes) {
+void memory_needed_on(int64_t vertices, int64_t edges, int block, int64_t chunk_bytes, int64_t& host_bytes,
+                      int64_t& device_bytes) {
   const int64_t matrix = matrix_bytes(vertices, block);
   if (host_is_device<ExecSpace>()) {
     host_bytes = matrix;
     device_bytes = 0;
   } else {
     host_bytes =
-        2 * result_chunk_rows<ExecSpace>(vertices, block) * padded_size(vertices, block) * int64_t(sizeof(int32_t));
+        2 * result_chunk_rows(vertices, block, chunk_bytes) * padded_size(vertices, block) * int64_t(sizeof(int32_t));
     device_bytes = matrix + 3 * int64_t(sizeof(int32_t)) * std::min<int64_t>(kEdgeChunk, edges);
   }
 }
@@ -61,9 +62,9 @@ void memory_needed_on(int64_t vertices, int64_t edges, int block, int64_t& host_
 // Copies the result back in row chunks through two pinned buffers, writing chunk c while
 // chunk c + 1 is in flight. Returns the seconds spent waiting for copies.
 template <class ExecSpace>
-double copy_back_and_write(const DistanceMatrix<ExecSpace>& d, OutputFile& out, int threads) {
+double copy_back_and_write(const DistanceMatrix<ExecSpace>& d, OutputFile& out, int threads, int64_t chunk_bytes) {
   using Staging = Kokkos::View<int32_t*, typename BackendTraits<ExecSpace>::HostStagingSpace>;
-  const int64_t n = d.n, v = d.vertices, chunk = result_chunk_rows<ExecSpace>(v, d.block);
+  const int64_t n = d.n, v = d.vertices, chunk = result_chunk_rows(v, d.block, chunk_bytes);
   Staging buf[2] = {
       Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_0"), size_t(chunk * n)),
       Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_1"), size_t(chunk * n))};
@@ -101,7 +102,8 @@ RunReport run_on(const RunOptions& opt) {
   GraphFile graph = GraphFile::open(opt.input);
   rep.vertices = graph.vertices();
   rep.edges = graph.edges();
-  memory_needed_on<ExecSpace>(rep.vertices, rep.edges, rep.block, rep.host_bytes, rep.device_bytes);
+  memory_needed_on<ExecSpace>(rep.vertices, rep.edges, rep.block, opt.result_chunk_bytes, rep.host_bytes,
+                              rep.device_bytes);
   const int64_t available = opt.host_memory_limit > 0 ? opt.host_memory_limit : host_memory_available();
   if (rep.host_bytes > available)
     throw InputError(opt.input + ": V = " + std::to_string(rep.vertices) + " needs " + gigabytes(rep.host_bytes) +
@@ -155,7 +157,7 @@ RunReport run_on(const RunOptions& opt) {
     t0 = Clock::now();
     reserve.join();
     if (reserve_error) std::rethrow_exception(reserve_error);
-    rep.seconds.copy_back = copy_back_and_write(d, out, rep.write_threads);
+    rep.seconds.copy_back = copy_back_and_write(d, out, rep.write_threads, opt.result_chunk_bytes);
   }
   out.commit();
   rep.seconds.write = seconds_since(t0) - rep.seconds.copy_back;
@@ -214,7 +216,7 @@ std::vector<std::string> enabled_backends() {
 void memory_needed(const std::string& backend, int64_t vertices, int64_t edges, int block, int64_t& host_bytes,
                    int64_t& device_bytes) {
   dispatch(backend, [&](auto tag) {
-    memory_needed_on<typename decltype(tag)::type>(vertices, edges, block, host_bytes, device_bytes);
+    memory_needed_on<typename decltype(tag)::type>(vertices, edges, block, 0, host_bytes, device_bytes);
   });
 }
 

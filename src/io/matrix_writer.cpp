@@ -110,8 +110,8 @@ void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows
                     static_cast<off_t>((first_row + r0) * row_bytes), path_);
         } else {
           for (int64_t r = r0; r < r1; ++r)
-            write_all(fd_, reinterpret_cast<const char*>(data + r * ld), row_bytes, static_cast<off_t>(r * row_bytes),
-                      path_);
+            write_all(fd_, reinterpret_cast<const char*>(data + r * ld), row_bytes,
+                      static_cast<off_t>((first_row + r) * row_bytes), path_);
         }
       } catch (const std::exception& e) {
         errors[t] = e.what();
