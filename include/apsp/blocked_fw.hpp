@@ -46,24 +46,32 @@ struct TileOps {
         team.team_scratch(0).get_shmem_aligned(size_t(tiles) * block * pitch * sizeof(int32_t), 64));
   }
 
-  /// tile(r, c) <- src[r * ld + c] (or tile(c, r) when `transpose`): rows over the team's
-  /// threads, runs of kChunk contiguous int32 over its vector lanes.
+  /// tile(r, c) <- src[r * ld + c], rows over the team's threads, runs of kChunk contiguous
+  /// int32 over its vector lanes. With `transpose`, tile(c, r) <- src[r * ld + c] instead, and
+  /// the lanes take consecutive rows r, so that their scratch stores land in consecutive
+  /// banks (lanes on consecutive columns would store kChunk * pitch apart: a bank conflict).
   KOKKOS_FORCEINLINE_FUNCTION static void load_tile(const Member& team, int32_t* tile, int pitch, const int32_t* src,
                                                     int64_t ld, int B, bool transpose) {
     constexpr int W = Traits::kChunk;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B), [&](const int r) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, B / W), [&](const int run) {
+    if (transpose) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B / W), [&](const int run) {
         const int c0 = run * W;
-        const int32_t* s = src + r * ld + c0;
-        if (transpose) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, B), [&](const int r) {
+          const int32_t* s = src + r * ld + c0;
           APSP_UNROLL
           for (int w = 0; w < W; ++w) tile[(c0 + w) * pitch + r] = s[w];
-        } else {
+        });
+      });
+    } else {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B), [&](const int r) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, B / W), [&](const int run) {
+          const int c0 = run * W;
+          const int32_t* s = src + r * ld + c0;
           APSP_UNROLL
           for (int w = 0; w < W; ++w) tile[r * pitch + c0 + w] = s[w];
-        }
+        });
       });
-    });
+    }
   }
 
   KOKKOS_FORCEINLINE_FUNCTION static void store_tile(const Member& team, const int32_t* tile, int pitch, int32_t* dst,
