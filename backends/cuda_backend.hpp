@@ -5,12 +5,14 @@
 
 namespace apsp {
 
-// Thread-tile shape; overridable at build time (-DAPSP_CUDA_TILE_ROWS=4 ...) for studies.
+// Thread-tile shape: 8 x 4 measured fastest at B = 64 (docs/results.md: 8 x 8 holds 120
+// registers and leaves 3 warps per scheduler; 8 x 4, 91 registers and 5). Overridable at
+// build time (-DAPSP_CUDA_TILE_ROWS=... -DAPSP_CUDA_TILE_COLS=...) for studies.
 #ifndef APSP_CUDA_TILE_ROWS
 #define APSP_CUDA_TILE_ROWS 8
 #endif
 #ifndef APSP_CUDA_TILE_COLS
-#define APSP_CUDA_TILE_COLS 8
+#define APSP_CUDA_TILE_COLS 4
 #endif
 
 template <>

@@ -126,23 +126,25 @@ TEST(OutputFileTest, WritesRowsOfAPaddedMatrixWithSeveralThreads) {
       for (int64_t c = 0; c < cols; ++c) ASSERT_EQ(got[r * cols + c], m[size_t(r * ld + c)]);
   }
   // Rows can come in several calls, at any offset and in any order, padded or not.
-  for (const int64_t pitch : {cols, ld}) {
-    const std::string path = dir.file("parts" + std::to_string(pitch));
-    std::vector<int32_t> src(size_t(rows * pitch));
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t c = 0; c < cols; ++c) src[size_t(r * pitch + c)] = m[size_t(r * ld + c)];
-    OutputFile out(path);
-    out.reserve(rows * cols * 4);
-    out.write_rows(src.data() + 20 * pitch, 20, rows - 20, cols, pitch, 2);
-    out.write_rows(src.data() + 5 * pitch, 5, 15, cols, pitch, 3);
-    out.write_rows(src.data(), 0, 5, cols, pitch, 1);
-    out.commit();
-    const auto bytes = read_bytes(path);
-    ASSERT_EQ(bytes.size(), size_t(rows * cols * 4));
-    const auto* got = reinterpret_cast<const int32_t*>(bytes.data());
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t c = 0; c < cols; ++c) ASSERT_EQ(got[r * cols + c], m[size_t(r * ld + c)]) << "pitch " << pitch;
-  }
+  // Both write paths: copies into the reserved, mapped file, and pwrite without reserve().
+  for (const bool reserved : {true, false})
+    for (const int64_t pitch : {cols, ld}) {
+      const std::string path = dir.file("parts" + std::to_string(pitch) + (reserved ? "r" : "p"));
+      std::vector<int32_t> src(size_t(rows * pitch));
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) src[size_t(r * pitch + c)] = m[size_t(r * ld + c)];
+      OutputFile out(path);
+      if (reserved) out.reserve(rows * cols * 4);
+      out.write_rows(src.data() + 20 * pitch, 20, rows - 20, cols, pitch, 2);
+      out.write_rows(src.data() + 5 * pitch, 5, 15, cols, pitch, 3);
+      out.write_rows(src.data(), 0, 5, cols, pitch, 1);
+      out.commit();
+      const auto bytes = read_bytes(path);
+      ASSERT_EQ(bytes.size(), size_t(rows * cols * 4));
+      const auto* got = reinterpret_cast<const int32_t*>(bytes.data());
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) ASSERT_EQ(got[r * cols + c], m[size_t(r * ld + c)]) << "pitch " << pitch;
+    }
 }
 
 TEST(OutputFileTest, AnUncommittedFileLeavesNothingAndKeepsTheOldOutput) {

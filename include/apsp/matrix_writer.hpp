@@ -22,12 +22,15 @@ class OutputFile {
   /// Removes the temporary file unless commit() succeeded.
   ~OutputFile();
 
-  /// Sizes the file to `bytes` and allocates its blocks (fallocate), so that later writes
-  /// only copy. Independent of the result: a device backend calls it while the GPU computes.
+  /// Sizes the file to `bytes`, allocates its blocks (fallocate) and maps it with its page
+  /// tables populated, so that the writes are plain parallel copies. Independent of the
+  /// result: a device backend calls it while the GPU computes. Where the file system cannot
+  /// allocate ahead, the writes fall back to pwrite (parallel writes to one tmpfs file
+  /// serialise on its inode lock; copies into a mapping do not).
   void reserve(int64_t bytes);
 
   /// Writes `rows` rows of `cols` int32 each as rows [first_row, first_row + rows) of the
-  /// file, row r read from `data + r * ld`, with `threads` parallel positional writes.
+  /// file, row r read from `data + r * ld`, with `threads` threads.
   void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld, int threads);
 
   /// Closes the temporary file and renames it onto the target.
@@ -40,6 +43,9 @@ class OutputFile {
   std::string temp_path_;
   int fd_ = -1;
   bool committed_ = false;
+  char* map_ = nullptr;  ///< the reserved file, mapped; null when writes go through pwrite
+  int64_t map_bytes_ = 0;
+  void unmap();
 };
 
 }  // namespace apsp

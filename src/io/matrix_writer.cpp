@@ -2,6 +2,7 @@
 #include "apsp/matrix_writer.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -80,7 +81,13 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
   std::signal(SIGTERM, remove_temp_and_reraise);
 }
 
+void OutputFile::unmap() {
+  if (map_ != nullptr) ::munmap(map_, static_cast<size_t>(map_bytes_));
+  map_ = nullptr;
+}
+
 OutputFile::~OutputFile() {
+  unmap();
   if (fd_ >= 0) ::close(fd_);
   if (!committed_) ::unlink(temp_path_.c_str());
   g_temp_live.store(false);
@@ -88,11 +95,17 @@ OutputFile::~OutputFile() {
 
 void OutputFile::reserve(int64_t bytes) {
   if (::ftruncate(fd_, bytes) != 0) throw std::runtime_error(path_ + ": cannot size output: " + std::strerror(errno));
-  // Not every file system can allocate ahead (EOPNOTSUPP); there the writes allocate.
+  // Not every file system can allocate ahead (EOPNOTSUPP); there the writes allocate, via
+  // pwrite: a mapping of unallocated blocks could fault (SIGBUS) when the disk fills up.
   const int rc = ::posix_fallocate(fd_, 0, bytes);
-  if (rc != 0 && rc != EOPNOTSUPP && rc != EINVAL)
+  if (rc == EOPNOTSUPP || rc == EINVAL || bytes == 0) return;
+  if (rc != 0)
     throw std::runtime_error(path_ + ": cannot allocate " + std::to_string(bytes) +
                              " bytes for the output: " + std::strerror(rc));
+  void* p = ::mmap(nullptr, static_cast<size_t>(bytes), PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd_, 0);
+  if (p == MAP_FAILED) return;  // pwrite still works
+  map_ = static_cast<char*>(p);
+  map_bytes_ = bytes;
 }
 
 void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld,
@@ -105,7 +118,10 @@ void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows
     pool.emplace_back([&, t] {
       const int64_t r0 = rows * t / threads, r1 = rows * (t + 1) / threads;
       try {
-        if (ld == cols) {  // unpadded: one contiguous range per thread
+        if (map_ != nullptr) {  // reserved and mapped: parallel copies
+          for (int64_t r = r0; r < r1; ++r)
+            std::memcpy(map_ + (first_row + r) * static_cast<int64_t>(row_bytes), data + r * ld, row_bytes);
+        } else if (ld == cols) {  // unpadded: one contiguous range per thread
           write_all(fd_, reinterpret_cast<const char*>(data + r0 * ld), static_cast<size_t>(r1 - r0) * row_bytes,
                     static_cast<off_t>((first_row + r0) * row_bytes), path_);
         } else {
@@ -124,6 +140,7 @@ void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows
 }
 
 void OutputFile::commit() {
+  unmap();  // a shared mapping's pages are the file's: nothing to flush for the rename
   if (::close(fd_) != 0) {
     fd_ = -1;
     throw std::runtime_error(path_ + ": closing output failed: " + std::strerror(errno));
