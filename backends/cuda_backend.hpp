@@ -3,6 +3,8 @@
 // (__viaddmin_s32 -> SASS VIADDMNMX); elsewhere the portable min.
 #pragma once
 
+#include <string>
+
 namespace apsp {
 
 // Thread-tile shape: 8 x 4 measured fastest at B = 64 (docs/results.md: 8 x 8 holds 120
@@ -36,6 +38,12 @@ struct BackendTraits<Kokkos::Cuda> {
   static int team_size(int block) {
     const int tiles = (block / kTileRows) * (block / kTileCols);
     return tiles > vector_length(block) ? tiles / vector_length(block) : 1;
+  }
+  static std::string device_name() {
+    int id = 0;
+    cudaDeviceProp prop{};
+    if (cudaGetDevice(&id) != cudaSuccess || cudaGetDeviceProperties(&prop, id) != cudaSuccess) return "CUDA device";
+    return std::string(prop.name) + " (device " + std::to_string(id) + ")";
   }
   static int64_t device_memory_available() {
     size_t free_bytes = 0, total_bytes = 0;

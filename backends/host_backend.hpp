@@ -6,6 +6,9 @@
 // take 32 KiB, small enough to stay in the core's private caches.
 #pragma once
 
+#include <fstream>
+#include <string>
+
 namespace apsp {
 
 template <class ExecSpace>
@@ -17,6 +20,13 @@ struct HostBackendTraits {
   static constexpr int kChunk = 16;
   static constexpr int kScratchPad = 0;
   static int vector_length(int /*block*/) { return 1; }
+  /// The CPU model, from /proc/cpuinfo where there is one.
+  static std::string device_name() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);)
+      if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+    return "CPU";
+  }
   static int team_size(int /*block*/) { return 1; }
   /// The host is the device: the pipeline checks host memory instead.
   static int64_t device_memory_available() { return INT64_MAX; }

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // apsp_kokkos: all-pairs shortest paths by blocked Floyd-Warshall.
 //
-//   apsp_kokkos [--kokkos-...] INPUT OUTPUT [--block-size B] [--quiet] ...
+//   apsp_kokkos [--kokkos-...] INPUT OUTPUT [--block-size B] [--quiet] [--verify[=K]] ...
 //
 // Kokkos takes its own --kokkos-* options first; CLI11 parses what is left.
+#include <unistd.h>
 #include <Kokkos_Core.hpp>
 
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
@@ -16,9 +16,28 @@
 
 #include "apsp/graph_file.hpp"
 #include "apsp/pipeline.hpp"
+#include "apsp/run_record.hpp"
 #include "apsp/version.hpp"
 
 namespace {
+
+std::string bytes_text(int64_t bytes) {
+  char buf[32];
+  if (bytes >= 1000000000)
+    std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
+  return buf;
+}
+
+void print_banner(const apsp::RunReport& r) {
+  std::fprintf(stderr, "apsp_kokkos %s (%s), Kokkos %s: %s on %s, concurrency %d\n", APSP_VERSION, APSP_GIT_HASH,
+               apsp::kokkos_version_string().c_str(), r.backend.c_str(), r.device.c_str(), r.concurrency);
+  std::fprintf(stderr, "apsp_kokkos: V=%lld E=%lld block %d; memory: host %s%s\n", static_cast<long long>(r.vertices),
+               static_cast<long long>(r.edges), r.block, bytes_text(r.host_bytes).c_str(),
+               r.device_bytes > 0 ? (", device " + bytes_text(r.device_bytes)).c_str() : "");
+  std::fflush(stderr);
+}
 
 void print_result(const apsp::RunReport& r) {
   const double relax = double(r.vertices) * double(r.vertices) * double(r.vertices);
@@ -36,13 +55,24 @@ void print_breakdown(const apsp::RunReport& r) {
   line("read", s.read);
   line("build", s.build);
   line("solve", s.solve);
+  if (r.phases_timed)
+    std::fprintf(stderr, "apsp_kokkos:   phases  %.4f / %.4f / %.4f s (pivot / row+column / rest)\n",
+                 r.phase_seconds[0], r.phase_seconds[1], r.phase_seconds[2]);
+  if (r.verified) line("verify", s.verify);
   if (r.device_bytes > 0) line("copy back", s.copy_back);
   line("write", s.write);
   std::fprintf(stderr, "apsp_kokkos: %-9s %10.4f s  (V=%lld, E=%lld, %s, block %d, %d writers)\n", "total", s.total,
                static_cast<long long>(r.vertices), static_cast<long long>(r.edges), r.backend.c_str(), r.block,
                r.write_threads);
   std::fflush(stderr);
-  print_result(r);
+}
+
+void print_progress(int done, int rounds, double seconds) {
+  const double left = done > 0 ? seconds * (rounds - done) / done : 0;
+  std::fprintf(stderr, "\rapsp_kokkos: round %d/%d (%3.0f%%), %.1f s elapsed, ~%.1f s left   ", done, rounds,
+               100.0 * done / rounds, seconds, left);
+  if (done == rounds) std::fputc('\n', stderr);
+  std::fflush(stderr);
 }
 
 }  // namespace
@@ -64,7 +94,10 @@ int main(int argc, char* argv[]) {
   argv = args.data();
 
   apsp::RunOptions opt;
-  bool quiet = false, list_backends = false;
+  bool quiet = false, progress = false;
+  std::string verify_k;
+  std::string json_path;
+  std::vector<int64_t> perturb;
   CLI::App app{"apsp_kokkos " APSP_VERSION
                ": all-pairs shortest paths (blocked Floyd-Warshall, Kokkos).\n"
                "Reads a binary edge list (int32 V, E, then E x (src, dst, w)) and writes the V x V\n"
@@ -76,16 +109,24 @@ int main(int argc, char* argv[]) {
   app.add_option("output", opt.output, "distance matrix file to write")->required();
   app.add_option("-b,--block-size", opt.block_size, "tile edge length B (default: the backend's, see backends/)")
       ->check(CLI::PositiveNumber);
-  app.add_flag("-q,--quiet", quiet, "print nothing but errors");
+  app.add_flag("-q,--quiet", quiet, "print nothing but errors (and a FAILED check)");
+  auto* verify = app.add_flag("--verify{default}", verify_k,
+                              "check K rows (--verify=K; default: every row up to V = 512, else 8) against "
+                              "Dijkstra; prints PASSED or FAILED, and FAILED exits 1 with no output file");
+  app.add_option("--json", json_path, "write a JSON record of the run to this file");
+  app.add_flag("--progress", progress, "show rounds done and time left (default: when stderr is a terminal)");
+  app.add_flag("--phase-times", opt.phase_times, "time each phase (a fence after each; also with --json)");
   app.add_option("--backend", opt.backend, "execution space to run on (default: Kokkos' default)");
-  app.add_flag("--list-backends", list_backends, "print the execution spaces this build enables and exit");
+  app.add_flag("--list-backends", "print the execution spaces this build enables and exit");
   app.add_option("--write-threads", opt.write_threads, "parallel writers for the output (default: up to 8)")
       ->check(CLI::PositiveNumber);
   app.add_option("--max-host-memory", opt.host_memory_limit,
                  "host memory the run may use, e.g. 64GB (default: what the OS reports available)")
       ->transform(CLI::AsSizeValue(false));
+  // Test-only: corrupts one entry after the solve, so that tests can see --verify catch it.
+  app.add_option("--test-perturb-entry", perturb, "")->expected(2)->delimiter(',')->group("");
   app.set_version_flag("--version", std::string("apsp_kokkos ") + APSP_VERSION + " (" + APSP_GIT_HASH + "), Kokkos " +
-                                        std::to_string(KOKKOS_VERSION));
+                                        apsp::kokkos_version_string());
 
   // --list-backends needs no positional arguments.
   for (int i = 1; i < argc; ++i)
@@ -95,11 +136,40 @@ int main(int argc, char* argv[]) {
     }
   CLI11_PARSE(app, argc, argv);
 
+  if (verify->count() > 0) {
+    try {
+      opt.verify_rows = verify_k == "default" ? 0 : std::stoll(verify_k);
+      if (opt.verify_rows < 1 && verify_k != "default") throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      std::fprintf(stderr, "apsp_kokkos: error: --verify=%s: K must be a positive number of rows\n", verify_k.c_str());
+      return 2;
+    }
+  }
+  if (!json_path.empty()) opt.phase_times = true;
+  if (perturb.size() == 2) {
+    opt.perturb_row = perturb[0];
+    opt.perturb_col = perturb[1];
+  }
+  if (!quiet) opt.on_start = print_banner;
+  if (!quiet && (progress || ::isatty(STDERR_FILENO))) opt.on_progress = print_progress;
+
   try {
     const auto report = apsp::run_pipeline(opt);
-    // Printed once the run has succeeded, so that a failure is one line on stderr.
+    if (!json_path.empty()) apsp::write_run_record(json_path, opt, report);
+    // Printed once the run has ended, so that a failed run prints one line.
     if (!quiet) print_breakdown(report);
-    return 0;
+    if (report.verified) {
+      if (report.verify.passed) {
+        if (!quiet)
+          std::printf("apsp_kokkos VERIFY PASSED (%lld rows against Dijkstra, %.3f s)\n",
+                      static_cast<long long>(report.verify.rows_checked), report.seconds.verify);
+      } else {
+        std::printf("apsp_kokkos VERIFY FAILED: %s (%lld rows against Dijkstra); no output written\n",
+                    report.verify.first_mismatch.c_str(), static_cast<long long>(report.verify.rows_checked));
+      }
+    }
+    if (!quiet && report.written) print_result(report);
+    return report.verified && !report.verify.passed ? 1 : 0;
   } catch (const apsp::InputError& e) {
     std::fprintf(stderr, "apsp_kokkos: error: %s\n", e.what());
     return 2;

@@ -5,7 +5,9 @@ the 16 conformance cases by their SHA-256, random graphs against scipy's Dijkstr
 bad-input rule of the spec, and the options."""
 import argparse
 import hashlib
+import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -288,6 +290,79 @@ class Options(unittest.TestCase):
                 with open(out, "rb") as f:
                     outs.append(f.read())
             self.assertEqual(len(set(outs)), 1)
+
+
+class SelfCheckAndRecords(unittest.TestCase):
+    def graph(self, tmp, v=600, e=6000):
+        g = os.path.join(tmp, "g.bin")
+        subprocess.run([ARGS.gen, "-n", str(v), "-e", str(e), "--seed", "9", g], check=True, capture_output=True)
+        return g
+
+    def test_verify_passes_on_every_backend(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = self.graph(tmp)
+            for backend in backends():
+                p = run("--verify", "--backend", backend, g, os.path.join(tmp, "o"), check=True)
+                self.assertIn("apsp_kokkos VERIFY PASSED (8 rows against Dijkstra", p.stdout)
+                p = run("--verify=20", "--backend", backend, g, os.path.join(tmp, "o"), check=True)
+                self.assertIn("VERIFY PASSED (20 rows", p.stdout)
+
+    def test_verify_checks_every_row_of_a_small_graph(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = self.graph(tmp, v=100, e=900)
+            p = run("--verify", g, os.path.join(tmp, "o"), check=True)
+            self.assertIn("VERIFY PASSED (100 rows", p.stdout)
+
+    def test_verify_catches_a_wrong_entry(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = self.graph(tmp)
+            for backend in backends():
+                out = os.path.join(tmp, "o_" + backend)
+                p = run("--verify=4", "--backend", backend, "--test-perturb-entry", "599,17", g, out)
+                self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+                self.assertRegex(p.stdout, r"VERIFY FAILED: d\(599, 17\) = \d+, Dijkstra gives \d+")
+                self.assertFalse(os.path.exists(out))
+                self.assertEqual(sorted(os.listdir(tmp)), ["g.bin"])
+                # even --quiet reports the failure
+                p = run("--quiet", "--verify=4", "--backend", backend, "--test-perturb-entry", "0,1", g, out)
+                self.assertEqual(p.returncode, 1)
+                self.assertIn("VERIFY FAILED", p.stdout)
+
+    def test_json_record(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = self.graph(tmp)
+            rec = os.path.join(tmp, "run.json")
+            p = run("--json", rec, "--verify=3", g, os.path.join(tmp, "o"), check=True)
+            with open(rec) as f:
+                r = json.load(f)
+            self.assertEqual(r["program"]["name"], "apsp_kokkos")
+            self.assertRegex(r["program"]["git_hash"], r"^[0-9a-f]{7,}|unknown$")
+            self.assertIn(r["kokkos"]["backend"], backends())
+            self.assertRegex(r["kokkos"]["version"], r"^\d+\.\d+\.\d+$")
+            self.assertEqual(r["mpi_ranks"], 1)
+            v, _ = read_graph(g)
+            self.assertEqual((r["V"], r["block_size"]), (v, int(re.search(r"block=(\d+)", p.stdout).group(1))))
+            s = r["seconds"]
+            self.assertGreater(s["solve"], 0)
+            self.assertLessEqual(s["read"] + s["build"] + s["solve"] + s["verify"] + s["write"], s["total"] * 1.01)
+            ph = r["phase_seconds"]
+            self.assertLessEqual(ph["pivot"] + ph["pivot_row_column"] + ph["remaining"], s["solve"] * 1.01)
+            self.assertAlmostEqual(r["relaxations_per_second"]["solve"], v**3 / s["solve"], delta=v**3 / s["solve"] * 1e-6)
+            self.assertEqual(r["verify"]["verdict"], "PASSED")
+            self.assertEqual(r["verify"]["rows_checked"], 3)
+            self.assertTrue(r["output_written"])
+
+    def test_progress_banner_and_quiet(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = self.graph(tmp)
+            p = run("--progress", g, os.path.join(tmp, "o1"), check=True)
+            self.assertRegex(p.stderr, r"^apsp_kokkos \S+ \(\S+\), Kokkos \d+\.\d+\.\d+: \w+ on .+, concurrency \d+\n")
+            self.assertRegex(p.stderr, r"apsp_kokkos: V=600 E=\d+ block \d+; memory: host [0-9.]+ [MG]B")
+            self.assertRegex(p.stderr, r"round (\d+)/\1 \(100%\)")
+            p = run("--progress", "--quiet", g, os.path.join(tmp, "o2"), check=True)
+            self.assertEqual(p.stderr + p.stdout, "")
+            with open(os.path.join(tmp, "o1"), "rb") as a, open(os.path.join(tmp, "o2"), "rb") as b:
+                self.assertEqual(a.read(), b.read())
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "apsp/verify.hpp"
 #include "backends_under_test.hpp"
 #include "reference.hpp"
 
@@ -136,6 +137,37 @@ TYPED_TEST(Solver, SelfLoopsAndRepeatedEdgesAreAccepted) {
     g.edges.push_back({copy[i].src, copy[i].dst, copy[i].w + 1});  // a heavier repeat loses
   const auto d = TestFixture::check(g, b);
   for (int32_t i = 0; i < g.vertices; ++i) EXPECT_EQ(d[size_t(i * g.vertices + i)], 0);
+}
+
+TEST(Verify, SourcesCoverSmallGraphsAndSampleLargeOnes) {
+  EXPECT_EQ(verify_sources(5, 0), (std::vector<int64_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(verify_sources(512, 0).size(), 512u);
+  const auto s = verify_sources(10000, 0);
+  ASSERT_EQ(s.size(), 8u);
+  EXPECT_EQ(s.front(), 0);
+  EXPECT_EQ(s.back(), 9999);
+  EXPECT_TRUE(std::adjacent_find(s.begin(), s.end()) == s.end());
+  EXPECT_EQ(verify_sources(10000, 30).size(), 30u);
+}
+
+TEST(Verify, AcceptsTheTrueDistancesAndCatchesOneWrongEntry) {
+  TempDir dir;
+  Graph g = random_graph(300, 0.02, 0, 1000, 41);
+  g.edges.push_back({5, 5, 3});                            // self-loop: ignored
+  g.edges.push_back({g.edges[0].src, g.edges[0].dst, 0});  // lighter repeat
+  write_graph(dir.file("g"), g);
+  const GraphFile file = GraphFile::open(dir.file("g"));
+  auto truth = naive_apsp(g);
+  auto row = [&](int64_t s) {
+    return std::vector<int32_t>(truth.begin() + s * g.vertices, truth.begin() + (s + 1) * g.vertices);
+  };
+  const auto all = verify_sources(g.vertices, 0);
+  EXPECT_TRUE(verify_rows(file, all, row, 3).passed);
+  truth[size_t(123 * g.vertices + 45)] += 1;
+  const VerifyReport bad = verify_rows(file, all, row, 3);
+  EXPECT_FALSE(bad.passed);
+  EXPECT_EQ(bad.first_mismatch.rfind("d(123, 45) = ", 0), 0u) << bad.first_mismatch;
+  EXPECT_TRUE(verify_rows(file, {0, 1, 2}, row, 1).passed);  // the wrong row is not sampled
 }
 
 }  // namespace

@@ -240,9 +240,32 @@ class BlockedFloydWarshall {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Matrix = DistanceMatrix<ExecSpace>;
 
+  /// Seconds spent in each phase, summed over the rounds (measured with a fence after each
+  /// phase, so only when asked for).
+  struct PhaseSeconds {
+    double phase[3] = {0, 0, 0};
+  };
+
   /// Runs every round. Returns after a fence.
   static void solve(const Matrix& d) {
-    for (int k = 0; k < d.blocks(); ++k) round(d, k);
+    solve(d, nullptr, [](int, int) {});
+  }
+
+  /// Runs every round; `phases` (may be null) receives per-phase times; `after_round(done,
+  /// rounds)` is called once each round's kernels are enqueued (it may fence to watch progress).
+  template <class AfterRound>
+  static void solve(const Matrix& d, PhaseSeconds* phases, AfterRound&& after_round) {
+    const int rounds = d.blocks();
+    for (int k = 0; k < rounds; ++k) {
+      if (phases == nullptr) {
+        round(d, k);
+      } else {
+        timed(phases->phase[0], [&] { phase1(d, k); });
+        timed(phases->phase[1], [&] { phase2(d, k); });
+        timed(phases->phase[2], [&] { phase3(d, k); });
+      }
+      after_round(k + 1, rounds);
+    }
     ExecSpace().fence();
   }
 
@@ -299,6 +322,14 @@ class BlockedFloydWarshall {
 
  private:
   static int pitch(int block) { return block + Traits::kScratchPad; }
+
+  template <class F>
+  static void timed(double& total, F&& f) {
+    Kokkos::Timer timer;
+    f();
+    ExecSpace().fence();
+    total += timer.seconds();
+  }
 
   static Policy policy(int league, int block, int staged_tiles) {
     return Policy(league, Traits::team_size(block), Traits::vector_length(block))

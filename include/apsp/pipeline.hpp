@@ -4,10 +4,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "apsp/verify.hpp"
+
 namespace apsp {
+
+struct RunReport;
 
 struct RunOptions {
   std::string input;
@@ -17,12 +22,22 @@ struct RunOptions {
   int write_threads = 0;           ///< 0 = automatic
   int64_t host_memory_limit = 0;   ///< bytes the run may use on the host; 0 = what the OS reports
   int64_t result_chunk_bytes = 0;  ///< device backends: result copied back in chunks of this size; 0 = 256 MiB
+  int64_t verify_rows = -1;        ///< rows checked against Dijkstra: -1 none, 0 the default
+  bool phase_times = false;        ///< time each phase (a fence after each; costs a little)
+  /// Called once the input is read and checked, before the solve (for a banner).
+  std::function<void(const RunReport&)> on_start;
+  /// Called after round `done` of `rounds`, at most every `progress_interval` seconds and
+  /// after the last round, with the seconds since the solve began (it fences to know).
+  std::function<void(int done, int rounds, double seconds)> on_progress;
+  double progress_interval = 0.25;
+  /// Test-only: after the solve, change entry (row, col) so that the check must catch it.
+  int64_t perturb_row = -1, perturb_col = -1;
 };
 
 struct StageSeconds {
   double read = 0, build = 0, solve = 0;
   double copy_back = 0;  ///< device backends: time spent waiting for result copies (overlapped with writes)
-  double write = 0, total = 0;
+  double verify = 0, write = 0, total = 0;
 };
 
 struct RunReport {
@@ -33,7 +48,13 @@ struct RunReport {
   int write_threads = 0;
   int64_t host_bytes = 0;    ///< host memory the run needs
   int64_t device_bytes = 0;  ///< device memory the run needs (0 when the host is the device)
+  std::string device;        ///< e.g. "NVIDIA H200" or the CPU model
   StageSeconds seconds;
+  bool phases_timed = false;
+  double phase_seconds[3] = {0, 0, 0};
+  bool verified = false;  ///< the check ran (its verdict in `verify`)
+  VerifyReport verify;
+  bool written = false;  ///< the output file is in place (not when the check failed)
 };
 
 /// Names of the execution spaces this build can run on, default first.

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -16,6 +17,7 @@
 #include "apsp/distance_matrix.hpp"
 #include "apsp/graph_file.hpp"
 #include "apsp/matrix_writer.hpp"
+#include "apsp/verify.hpp"
 
 namespace apsp {
 
@@ -28,6 +30,27 @@ std::string gigabytes(int64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
   return buf;
+}
+
+// A Kokkos Tools region (shows in SpaceTimeStack and similar reports).
+struct ScopedRegion {
+  explicit ScopedRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
+  ~ScopedRegion() { Kokkos::Profiling::popRegion(); }
+  ScopedRegion(const ScopedRegion&) = delete;
+  ScopedRegion& operator=(const ScopedRegion&) = delete;
+};
+
+// Test hook: changes one entry of the result, so that the self-check has something to catch.
+template <class ExecSpace>
+void perturb_entry(const DistanceMatrix<ExecSpace>& d, int64_t row, int64_t col) {
+  if (row < 0 || row >= d.vertices || col < 0 || col >= d.vertices)
+    throw std::invalid_argument("perturbed entry (" + std::to_string(row) + ", " + std::to_string(col) +
+                                ") is outside the matrix");
+  const size_t at = static_cast<size_t>(row * d.n + col);
+  auto one = Kokkos::subview(d.data, std::make_pair(at, at + 1));
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), one);
+  host(0) = host(0) == 0 ? 1 : host(0) - 1;
+  Kokkos::deep_copy(one, host);
 }
 
 template <class ExecSpace>
@@ -99,6 +122,7 @@ RunReport run_on(const RunOptions& opt) {
 
   // Read: header checks, then the edge list mapped (and read) into memory.
   auto t0 = Clock::now();
+  std::optional<ScopedRegion> region(std::in_place, "apsp::read");
   GraphFile graph = GraphFile::open(opt.input);
   rep.vertices = graph.vertices();
   rep.edges = graph.edges();
@@ -119,47 +143,95 @@ RunReport run_on(const RunOptions& opt) {
   }
   rep.seconds.read = seconds_since(t0);
 
+  // The temporary output file exists from here on (removed again on any failure), so that an
+  // output path that cannot be written fails before any work or any banner.
+  OutputFile out(opt.output);
+
   // Build the distance matrix from the edges where the solver runs.
   t0 = Clock::now();
+  region.emplace("apsp::build");
   DistanceMatrix<ExecSpace> d(rep.vertices, rep.block);
   initialise_from_edges(d, graph);
+  region.reset();
   rep.seconds.build = seconds_since(t0);
+  rep.device = Traits::device_name();
+  if (opt.on_start) opt.on_start(rep);
 
   rep.write_threads = opt.write_threads > 0 ? opt.write_threads
                                             : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
   const int64_t out_bytes = rep.vertices * rep.vertices * int64_t(sizeof(int32_t));
-  OutputFile out(opt.output);
-  if constexpr (host_is_device<ExecSpace>()) {
-    t0 = Clock::now();
-    BlockedFloydWarshall<ExecSpace>::solve(d);
-    rep.seconds.solve = seconds_since(t0);
-    t0 = Clock::now();
-    out.reserve(out_bytes);
-    out.write_rows(d.data.data(), 0, rep.vertices, rep.vertices, d.n, rep.write_threads);
-  } else {
-    // The output's blocks do not depend on the result: allocate them while the device computes.
-    std::exception_ptr reserve_error;
-    std::thread reserve([&] {
+  // The output's blocks do not depend on the result: a device backend allocates them while
+  // the device computes.
+  std::exception_ptr reserve_error;
+  std::thread reserve;
+  if (!host_is_device<ExecSpace>())
+    reserve = std::thread([&] {
       try {
         out.reserve(out_bytes);
       } catch (...) {
         reserve_error = std::current_exception();
       }
     });
-    t0 = Clock::now();
-    try {
-      BlockedFloydWarshall<ExecSpace>::solve(d);
-    } catch (...) {
-      reserve.join();
-      throw;
+  struct JoinOnExit {
+    std::thread& thread;
+    ~JoinOnExit() {
+      if (thread.joinable()) thread.join();
     }
-    rep.seconds.solve = seconds_since(t0);
+  } join_on_exit{reserve};
+
+  t0 = Clock::now();
+  {
+    ScopedRegion region("apsp::solve");
+    using Solver = BlockedFloydWarshall<ExecSpace>;
+    typename Solver::PhaseSeconds phases;
+    double reported = 0;
+    Solver::solve(d, opt.phase_times ? &phases : nullptr, [&](int done, int rounds) {
+      if (!opt.on_progress) return;
+      if (done < rounds && seconds_since(t0) - reported < opt.progress_interval) return;
+      ExecSpace().fence();  // kernels run behind their launches: wait to know what is done
+      reported = seconds_since(t0);
+      opt.on_progress(done, rounds, reported);
+    });
+    rep.phases_timed = opt.phase_times;
+    for (int i = 0; i < 3; ++i) rep.phase_seconds[i] = phases.phase[i];
+  }
+  rep.seconds.solve = seconds_since(t0);
+
+  if (opt.perturb_row >= 0) perturb_entry(d, opt.perturb_row, opt.perturb_col);
+
+  if (opt.verify_rows >= 0) {
+    ScopedRegion region("apsp::verify");
     t0 = Clock::now();
+    const int64_t v = rep.vertices, n = d.n;
+    rep.verify = verify_rows(
+        graph, verify_sources(v, opt.verify_rows),
+        [&](int64_t s) {
+          std::vector<int32_t> row(static_cast<size_t>(v));
+          Kokkos::View<int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(row.data(), row.size());
+          Kokkos::deep_copy(host, Kokkos::subview(d.data, std::make_pair(size_t(s * n), size_t(s * n + v))));
+          return row;
+        },
+        static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    rep.verified = true;
+    rep.seconds.verify = seconds_since(t0);
+    if (!rep.verify.passed) {  // a wrong answer is not written as if it were a result
+      rep.seconds.total = seconds_since(t_start);
+      return rep;
+    }
+  }
+
+  region.emplace("apsp::write");
+  t0 = Clock::now();
+  if constexpr (host_is_device<ExecSpace>()) {
+    out.reserve(out_bytes);
+    out.write_rows(d.data.data(), 0, rep.vertices, rep.vertices, d.n, rep.write_threads);
+  } else {
     reserve.join();
     if (reserve_error) std::rethrow_exception(reserve_error);
     rep.seconds.copy_back = copy_back_and_write(d, out, rep.write_threads, opt.result_chunk_bytes);
   }
   out.commit();
+  rep.written = true;
   rep.seconds.write = seconds_since(t0) - rep.seconds.copy_back;
   rep.seconds.total = seconds_since(t_start);
   return rep;

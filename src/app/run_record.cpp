@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "apsp/run_record.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "apsp/version.hpp"
+
+namespace apsp {
+
+std::string kokkos_version_string() {
+  const int v = KOKKOS_VERSION;  // e.g. 40601 or 30401
+  return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
+}
+
+void write_run_record(const std::string& path, const RunOptions& options, const RunReport& r) {
+  using nlohmann::json;
+  const double relax = double(r.vertices) * double(r.vertices) * double(r.vertices);
+  std::ostringstream config;
+  Kokkos::print_configuration(config, false);
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+
+  json record = {
+      {"program", {{"name", "apsp_kokkos"}, {"version", APSP_VERSION}, {"git_hash", APSP_GIT_HASH}}},
+      {"date", date},
+      {"kokkos",
+       {{"version", kokkos_version_string()},
+        {"backend", r.backend},
+        {"device", r.device},
+        {"concurrency", r.concurrency},
+        {"configuration", config.str()}}},
+      {"mpi_ranks", 1},
+      {"input", options.input},
+      {"output", options.output},
+      {"V", r.vertices},
+      {"E", r.edges},
+      {"block_size", r.block},
+      {"memory_bytes", {{"host", r.host_bytes}, {"device", r.device_bytes}}},
+      {"seconds",
+       {{"read", r.seconds.read},
+        {"build", r.seconds.build},
+        {"solve", r.seconds.solve},
+        {"verify", r.seconds.verify},
+        {"copy_back_wait", r.seconds.copy_back},
+        {"write", r.seconds.write},
+        {"total", r.seconds.total}}},
+      {"phase_seconds", r.phases_timed ? json{{"pivot", r.phase_seconds[0]},
+                                              {"pivot_row_column", r.phase_seconds[1]},
+                                              {"remaining", r.phase_seconds[2]}}
+                                       : json(nullptr)},
+      {"relaxations_per_second", {{"solve", relax / r.seconds.solve}, {"total", relax / r.seconds.total}}},
+      {"write_threads", r.write_threads},
+      {"output_written", r.written},
+      {"verify",
+       {{"verdict", !r.verified ? "not run" : (r.verify.passed ? "PASSED" : "FAILED")},
+        {"rows_checked", r.verify.rows_checked},
+        {"first_mismatch", r.verify.first_mismatch}}},
+  };
+  std::ofstream out(path);
+  out << record.dump(2) << '\n';
+  if (!out) throw std::runtime_error(path + ": cannot write the JSON record");
+}
+
+}  // namespace apsp
