@@ -31,8 +31,9 @@ if [ -n "${Kokkos_ROOT:-}" ]; then
 fi
 
 prefix="$cache/kokkos-3.4.01-openmp"
-if [ -f "$prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] || [ -f "$prefix/lib64/cmake/Kokkos/KokkosConfig.cmake" ]; then
-  log "Kokkos 3.4.01 found in $prefix"
+have() { [ -f "$prefix/lib/cmake/$1/$1Config.cmake" ] || [ -f "$prefix/lib64/cmake/$1/$1Config.cmake" ]; }
+if have Kokkos && have KokkosKernels; then
+  log "Kokkos and Kokkos Kernels 3.4.01 found in $prefix"
   echo "$prefix"; exit 0
 fi
 
@@ -60,14 +61,29 @@ if [ ! -d "$src/kokkos-3.4.01" ]; then
   rm -rf "$src/extract"
 fi
 
-log "building Kokkos 3.4.01 (OpenMP + Serial) into $prefix"
 build="$cache/build-kokkos-3.4.01"
-rm -rf "$build"
-cmake -S "$src/kokkos-3.4.01" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17 \
-  -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
-  -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF >&2
-cmake --build "$build" -j"$(nproc)" >&2
-cmake --install "$build" >&2
-rm -rf "$build"
+if ! have Kokkos; then
+  log "building Kokkos 3.4.01 (OpenMP + Serial) into $prefix"
+  rm -rf "$build"
+  cmake -S "$src/kokkos-3.4.01" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17 \
+    -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
+    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF >&2
+  cmake --build "$build" -j"$(nproc)" >&2
+  cmake --install "$build" >&2
+  rm -rf "$build"
+fi
+# Kokkos Kernels 3.4.01 (same tarball) for the self-check's CSR graph; no explicit
+# instantiations are needed (the project instantiates what it uses), so it builds in seconds.
+log "building Kokkos Kernels 3.4.01 into $prefix"
+rm -rf "$build-kernels"
+cmake -S "$src/kokkos-kernels-3.4.01" -B "$build-kernels" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" \
+  -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF \
+  -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
+  -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
+  -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF >&2
+cmake --build "$build-kernels" -j"$(nproc)" >&2
+cmake --install "$build-kernels" >&2
+rm -rf "$build-kernels"
 echo "$prefix"

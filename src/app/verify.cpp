@@ -11,40 +11,69 @@
 
 #include "apsp/distance_matrix.hpp"
 
+#if defined(APSP_HAVE_KOKKOS_KERNELS)
+#include <KokkosSparse_CrsMatrix.hpp>
+#endif
+
 namespace apsp {
 
 namespace {
 
-// The graph in CSR form: the edges out of u are [offset[u], offset[u + 1]) of (dst, w).
+// The graph in CSR form: the edges out of u are [offset(u), offset(u + 1)) of (dst, w).
 // Self-loops are dropped; repeated edges stay (Dijkstra takes the lightest by itself).
+// With Kokkos Kernels it is a KokkosSparse::CrsMatrix on the host (weights as values).
+#if defined(APSP_HAVE_KOKKOS_KERNELS)
+using HostDevice = Kokkos::Device<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>;
+using Csr = KokkosSparse::CrsMatrix<int32_t, int32_t, HostDevice, void, int64_t>;
+int64_t row_begin(const Csr& c, int64_t u) { return c.graph.row_map(u); }
+int32_t column(const Csr& c, int64_t i) { return c.graph.entries(i); }
+int32_t weight(const Csr& c, int64_t i) { return c.values(i); }
+int64_t rows(const Csr& c) { return c.numRows(); }
+#else
 struct Csr {
   std::vector<int64_t> offset;
   std::vector<int32_t> dst, weight;
 };
+int64_t row_begin(const Csr& c, int64_t u) { return c.offset[size_t(u)]; }
+int32_t column(const Csr& c, int64_t i) { return c.dst[size_t(i)]; }
+int32_t weight(const Csr& c, int64_t i) { return c.weight[size_t(i)]; }
+int64_t rows(const Csr& c) { return int64_t(c.offset.size()) - 1; }
+#endif
 
 Csr build_csr(const GraphFile& g) {
   const int64_t v = g.vertices(), e = g.edges();
   const int32_t* edges = g.edge_data();
-  Csr csr;
-  csr.offset.assign(size_t(v + 1), 0);
+  std::vector<int64_t> offset(size_t(v + 1), 0);
   for (int64_t i = 0; i < e; ++i)
-    if (edges[3 * i] != edges[3 * i + 1]) ++csr.offset[size_t(edges[3 * i]) + 1];
-  for (int64_t u = 0; u < v; ++u) csr.offset[size_t(u + 1)] += csr.offset[size_t(u)];
-  csr.dst.resize(size_t(csr.offset[size_t(v)]));
-  csr.weight.resize(csr.dst.size());
-  std::vector<int64_t> next(csr.offset.begin(), csr.offset.end() - 1);
+    if (edges[3 * i] != edges[3 * i + 1]) ++offset[size_t(edges[3 * i]) + 1];
+  for (int64_t u = 0; u < v; ++u) offset[size_t(u + 1)] += offset[size_t(u)];
+  const int64_t nnz = offset[size_t(v)];
+  std::vector<int32_t> dst(static_cast<size_t>(nnz)), w(static_cast<size_t>(nnz));
+  std::vector<int64_t> next(offset.begin(), offset.end() - 1);
   for (int64_t i = 0; i < e; ++i) {
     const int32_t s = edges[3 * i], t = edges[3 * i + 1];
     if (s == t) continue;
     const int64_t at = next[size_t(s)]++;
-    csr.dst[size_t(at)] = t;
-    csr.weight[size_t(at)] = edges[3 * i + 2];
+    dst[size_t(at)] = t;
+    w[size_t(at)] = edges[3 * i + 2];
   }
-  return csr;
+#if defined(APSP_HAVE_KOKKOS_KERNELS)
+  Csr::row_map_type::non_const_type row_map("apsp::verify::row_map", size_t(v + 1));
+  Csr::index_type::non_const_type entries("apsp::verify::entries", size_t(nnz));
+  Csr::values_type::non_const_type values("apsp::verify::weights", size_t(nnz));
+  for (int64_t u = 0; u <= v; ++u) row_map(u) = offset[size_t(u)];
+  for (int64_t i = 0; i < nnz; ++i) {
+    entries(i) = dst[size_t(i)];
+    values(i) = w[size_t(i)];
+  }
+  return Csr("apsp::verify::graph", int32_t(v), int32_t(v), nnz, values, row_map, entries);
+#else
+  return Csr{std::move(offset), std::move(dst), std::move(w)};
+#endif
 }
 
 std::vector<int32_t> dijkstra(const Csr& csr, int64_t source) {
-  const int64_t v = int64_t(csr.offset.size()) - 1;
+  const int64_t v = rows(csr);
   std::vector<int64_t> dist(size_t(v), INT64_MAX);
   using Item = std::pair<int64_t, int32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
@@ -54,9 +83,9 @@ std::vector<int32_t> dijkstra(const Csr& csr, int64_t source) {
     const auto [du, u] = heap.top();
     heap.pop();
     if (du != dist[size_t(u)]) continue;
-    for (int64_t i = csr.offset[size_t(u)]; i < csr.offset[size_t(u) + 1]; ++i) {
-      const int32_t t = csr.dst[size_t(i)];
-      const int64_t nd = du + csr.weight[size_t(i)];
+    for (int64_t i = row_begin(csr, u); i < row_begin(csr, u + 1); ++i) {
+      const int32_t t = column(csr, i);
+      const int64_t nd = du + weight(csr, i);
       if (nd < dist[size_t(t)]) {
         dist[size_t(t)] = nd;
         heap.push({nd, t});
