@@ -372,4 +372,8 @@ if __name__ == "__main__":
     parser.add_argument("--conformance", required=True)
     parser.add_argument("--inputs", required=True)
     ARGS, rest = parser.parse_known_args()
+    # NumPy's BLAS may have pinned this process to one core; the solver runs it inherits would
+    # put all their OpenMP threads there.
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, range(os.cpu_count()))
     unittest.main(argv=[sys.argv[0], "-v", *rest])

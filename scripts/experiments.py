@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The reports' experiments, run on whatever backend the build has, drawn as PNG figures.
+
+  1. time distribution of a run (read, build, solve, verify, copy back, write) for each V;
+  2. time by phase (pivot, pivot row and column, the rest) for each V;
+  3. scalability over the input size: solve and whole-run relaxations per second against V;
+  4. the blocking factor: solve rate and the matrix traffic it implies, for each block size.
+
+Every run goes through `apsp_kokkos --json`, so the figures come from the program's own records
+(kept in OUT/records.jsonl). The launcher and the lists of sizes are parameters, so the same
+script runs on a cluster:
+
+  scripts/experiments.py --build build --sizes 1000 2000 4000 --block-sizes 32 64 128 --out docs/figures/cpu
+  scripts/experiments.py --build build-cuda --backend Cuda --sizes 10000 20000 40000 \\
+      --block-sizes 32 64 --block-v 20000 --out docs/figures/h200
+  scripts/experiments.py --launcher "srun -n 1" ...
+"""
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+plt = None  # matplotlib, imported after the runs (see main)
+
+STAGES = ["read", "build", "solve", "verify", "copy_back_wait", "write"]
+PHASES = [("pivot", "phase 1: pivot tile"), ("pivot_row_column", "phase 2: pivot row and column"),
+          ("remaining", "phase 3: all other tiles")]
+
+
+def run(args, v, block, tag):
+    graph = os.path.join(args.work_dir, f"apsp_exp_v{v}_d{args.density}_s{args.seed}.bin")
+    if not os.path.exists(graph):
+        subprocess.run([os.path.join(args.build, "apsp_gen"), "-n", str(v), "-e", str(int(args.density * v * (v - 1))),
+                        "--seed", str(args.seed), graph], check=True, capture_output=True)
+    out = os.path.join(args.work_dir, "apsp_exp.out")
+    record = os.path.join(args.work_dir, "apsp_exp.json")
+    cmd = [*shlex.split(args.launcher), os.path.join(args.build, "apsp_kokkos"), "--quiet", "--json", record]
+    if args.backend:
+        cmd += ["--backend", args.backend]
+    if block:
+        cmd += ["--block-size", str(block)]
+    if args.verify:
+        cmd += [f"--verify={args.verify}"]
+    cmd += [graph, out]
+    best = None
+    for _ in range(args.repeats):
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit(f"failed: {shlex.join(cmd)}\n{p.stdout}{p.stderr}")
+        with open(record) as f:
+            r = json.load(f)
+        if best is None or r["seconds"]["total"] < best["seconds"]["total"]:
+            best = r
+    os.remove(out)
+    best["experiment"] = tag
+    print(f"  {tag}: V={v} B={best['block_size']} solve {best['seconds']['solve']:.3f} s "
+          f"total {best['seconds']['total']:.3f} s", file=sys.stderr, flush=True)
+    return best
+
+
+def label(records):
+    r = records[0]
+    return f"{r['kokkos']['backend']} on {r['kokkos']['device']}, commit {r['program']['git_hash']}"
+
+
+def figure_time_distribution(records, path):
+    fig, ax = plt.subplots(figsize=(7, 4))
+    xs = [str(r["V"]) for r in records]
+    bottom = [0.0] * len(records)
+    for stage in STAGES:
+        vals = [r["seconds"].get(stage, 0) / r["seconds"]["total"] * 100 for r in records]
+        if not any(vals):
+            continue
+        ax.bar(xs, vals, bottom=bottom, label=stage.replace("_", " "))
+        bottom = [b + x for b, x in zip(bottom, vals)]
+    ax.set_xlabel("V")
+    ax.set_ylabel("% of the whole run")
+    ax.set_title(f"Time distribution of a run\n{label(records)}", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def figure_phases(records, path):
+    fig, ax = plt.subplots(figsize=(7, 4))
+    xs = [str(r["V"]) for r in records]
+    bottom = [0.0] * len(records)
+    for key, name in PHASES:
+        vals = [r["phase_seconds"][key] / r["seconds"]["solve"] * 100 for r in records]
+        ax.bar(xs, vals, bottom=bottom, label=name)
+        bottom = [b + x for b, x in zip(bottom, vals)]
+    ax.set_xlabel("V")
+    ax.set_ylabel("% of the solve")
+    ax.set_title(f"Time by phase (B = {records[0]['block_size']})\n{label(records)}", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def figure_scaling(records, path, ceiling):
+    fig, ax = plt.subplots(figsize=(7, 4))
+    vs = [r["V"] for r in records]
+    ax.plot(vs, [r["relaxations_per_second"]["solve"] for r in records], "o-", label="solve")
+    ax.plot(vs, [r["relaxations_per_second"]["total"] for r in records], "s--", label="whole run")
+    if ceiling:
+        ax.axhline(ceiling, color="gray", linestyle=":", label=f"instruction ceiling {ceiling:.3g}")
+    ax.set_xlabel("V")
+    ax.set_ylabel("relaxations per second (V³ / s)")
+    ax.set_ylim(bottom=0)
+    ax.set_title(f"Scalability over the input size\n{label(records)}", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def figure_block_size(records, path):
+    # Phase 3 reads and writes each matrix entry once per round: 8 bytes per entry per round,
+    # n / B rounds, so 8 n^3 / B bytes in all: the traffic the blocking factor implies.
+    fig, ax = plt.subplots(figsize=(7, 4))
+    bs = [r["block_size"] for r in records]
+    rate = [r["relaxations_per_second"]["solve"] for r in records]
+    ax.plot(bs, rate, "o-", color="C0")
+    ax.set_xlabel("block size B")
+    ax.set_ylabel("solve relaxations per second", color="C0")
+    ax.set_xscale("log", base=2)
+    ax.set_ylim(bottom=0)
+    ax2 = ax.twinx()
+    n = [-(-r["V"] // b) * b for r, b in zip(records, bs)]
+    gbs = [8 * m**3 / b / r["seconds"]["solve"] / 1e9 for m, b, r in zip(n, bs, records)]
+    ax2.plot(bs, gbs, "s--", color="C1")
+    ax2.set_ylabel("matrix traffic of phase 3, GB/s (8 n³ / B bytes)", color="C1")
+    ax2.set_ylim(bottom=0)
+    ax.set_title(f"Blocking factor at V = {records[0]['V']}\n{label(records)}", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--backend", default="")
+    ap.add_argument("--launcher", default="", help="prefix for each run, e.g. 'mpirun -np 2' or 'srun -n 1'")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 2000, 4000])
+    ap.add_argument("--block-sizes", type=int, nargs="+", default=[32, 64, 128])
+    ap.add_argument("--block-v", type=int, default=0, help="V for the block-size experiment (default: largest size)")
+    ap.add_argument("--repeats", type=int, default=2, help="runs per point; the fastest is kept")
+    ap.add_argument("--density", type=float, default=0.05)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--verify", type=int, default=0, help="rows to check per run (0: no check)")
+    ap.add_argument("--ceiling", type=float, default=0, help="relax/s line in the scalability figure")
+    ap.add_argument("--work-dir", default="/dev/shm")
+    ap.add_argument("--out", required=True, help="folder for records.jsonl and the PNG figures")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    # Runs inherit this process's CPU affinity; NumPy's BLAS (under matplotlib) can pin it to one
+    # core, which would put every OpenMP thread of the solver there. So: all cores, and plotting
+    # only after the runs.
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, range(os.cpu_count()))
+
+    by_v = [run(args, v, 0, "size") for v in args.sizes]
+    bv = args.block_v or max(args.sizes)
+    by_b = [run(args, bv, b, "block") for b in args.block_sizes]
+    with open(os.path.join(args.out, "records.jsonl"), "w") as f:
+        for r in by_v + by_b:
+            r["kokkos"].pop("configuration", None)
+            f.write(json.dumps(r) + "\n")
+    global plt
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot
+
+    plt = matplotlib.pyplot
+    figure_time_distribution(by_v, os.path.join(args.out, "time_distribution.png"))
+    figure_phases(by_v, os.path.join(args.out, "phases.png"))
+    figure_scaling(by_v, os.path.join(args.out, "scaling_v.png"), args.ceiling)
+    figure_block_size(by_b, os.path.join(args.out, "block_size.png"))
+    print(f"{len(by_v) + len(by_b)} runs; figures in {args.out}")
+
+
+if __name__ == "__main__":
+    main()
