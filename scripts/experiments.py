@@ -153,8 +153,14 @@ def main():
     ap.add_argument("--ceiling", type=float, default=0, help="relax/s line in the scalability figure")
     ap.add_argument("--work-dir", default="/dev/shm")
     ap.add_argument("--out", required=True, help="folder for records.jsonl and the PNG figures")
+    ap.add_argument("--replot", action="store_true", help="draw the figures from OUT/records.jsonl, run nothing")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    if args.replot:
+        with open(os.path.join(args.out, "records.jsonl")) as f:
+            records = [json.loads(line) for line in f]
+        plot(args, [r for r in records if r["experiment"] == "size"], [r for r in records if r["experiment"] == "block"])
+        return
     # Runs inherit this process's CPU affinity; NumPy's BLAS (under matplotlib) can pin it to one
     # core, which would put every OpenMP thread of the solver there. So: all cores, and plotting
     # only after the runs.
@@ -168,6 +174,11 @@ def main():
         for r in by_v + by_b:
             r["kokkos"].pop("configuration", None)
             f.write(json.dumps(r) + "\n")
+    plot(args, by_v, by_b)
+    print(f"{len(by_v) + len(by_b)} runs; figures in {args.out}")
+
+
+def plot(args, by_v, by_b):
     global plt
     import matplotlib
 
@@ -179,7 +190,6 @@ def main():
     figure_phases(by_v, os.path.join(args.out, "phases.png"))
     figure_scaling(by_v, os.path.join(args.out, "scaling_v.png"), args.ceiling)
     figure_block_size(by_b, os.path.join(args.out, "block_size.png"))
-    print(f"{len(by_v) + len(by_b)} runs; figures in {args.out}")
 
 
 if __name__ == "__main__":
