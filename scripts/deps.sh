@@ -61,29 +61,27 @@ if [ ! -d "$src/kokkos-3.4.01" ]; then
   rm -rf "$src/extract"
 fi
 
-build="$cache/build-kokkos-3.4.01"
-if ! have Kokkos; then
-  log "building Kokkos 3.4.01 (OpenMP + Serial) into $prefix"
+# cmake_install SRC ARGS...: configure, build and install one package into $prefix.
+cmake_install() {
+  local src=$1 build="$cache/build-$(basename "$1")"
+  shift
   rm -rf "$build"
-  cmake -S "$src/kokkos-3.4.01" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17 \
-    -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
-    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF >&2
+  cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" "$@" >&2
   cmake --build "$build" -j"$(nproc)" >&2
   cmake --install "$build" >&2
   rm -rf "$build"
+}
+if ! have Kokkos; then
+  log "building Kokkos 3.4.01 (OpenMP + Serial) into $prefix"
+  cmake_install "$src/kokkos-3.4.01" -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
+    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF
 fi
 # Kokkos Kernels 3.4.01 (same tarball) for the self-check's CSR graph; no explicit
 # instantiations are needed (the project instantiates what it uses), so it builds in seconds.
 log "building Kokkos Kernels 3.4.01 into $prefix"
-rm -rf "$build-kernels"
-cmake -S "$src/kokkos-kernels-3.4.01" -B "$build-kernels" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" \
+cmake_install "$src/kokkos-kernels-3.4.01" -DKokkos_ROOT="$prefix" \
   -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF \
   -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
   -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
-  -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF >&2
-cmake --build "$build-kernels" -j"$(nproc)" >&2
-cmake --install "$build-kernels" >&2
-rm -rf "$build-kernels"
+  -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF
 echo "$prefix"

@@ -86,24 +86,28 @@ struct TileOps {
     });
   }
 
-  /// One pivot step of phases 1 and 2, on a staged tile t:
-  ///   t(r, c) = min(t(r, c), a[r * a_stride] + b[c * b_stride]).
+  /// Phases 1 and 2 on a staged tile t: for each pivot p in turn,
+  ///   t(r, c) = min(t(r, c), a(r, p) + b(p, c)),
+  /// with a and b each either t itself or the staged pivot tile, and a barrier after each step.
   /// Row p and column p of t do not change in step p (the pivot's diagonal is 0), so the
   /// in-place update reads the same values whichever thread gets there first.
-  KOKKOS_FORCEINLINE_FUNCTION static void relax_tile(const Member& team, int32_t* t, int pitch, int B, const int32_t* a,
-                                                     int a_stride, const int32_t* b, int b_stride) {
+  KOKKOS_FORCEINLINE_FUNCTION static void relax_through_pivots(const Member& team, int32_t* t, const int32_t* a,
+                                                               const int32_t* b, int pitch, int B) {
     constexpr int W = Traits::kChunk;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B), [&](const int r) {
-      const int32_t av = a[r * a_stride];
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, B / W), [&](const int run) {
-        const int c0 = run * W;
-        int32_t v[W];
-        APSP_UNROLL
-        for (int w = 0; w < W; ++w) v[w] = Traits::min_plus(t[r * pitch + c0 + w], av, b[(c0 + w) * b_stride]);
-        APSP_UNROLL
-        for (int w = 0; w < W; ++w) t[r * pitch + c0 + w] = v[w];
+    for (int p = 0; p < B; ++p) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B), [&](const int r) {
+        const int32_t av = a[r * pitch + p];
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, B / W), [&](const int run) {
+          const int c0 = run * W;
+          int32_t v[W];
+          APSP_UNROLL
+          for (int w = 0; w < W; ++w) v[w] = Traits::min_plus(t[r * pitch + c0 + w], av, b[p * pitch + c0 + w]);
+          APSP_UNROLL
+          for (int w = 0; w < W; ++w) t[r * pitch + c0 + w] = v[w];
+        });
       });
-    });
+      team.team_barrier();
+    }
   }
 
   /// Phase 3's inner kernel: the thread tile at (r0, c0) of C, kept in registers while the
@@ -162,10 +166,7 @@ struct PivotTileKernel {
     int32_t* t = Ops::scratch(team, B, pitch, 1);
     Ops::load_tile(team, t, pitch, m + origin, n, B, false);
     team.team_barrier();
-    for (int p = 0; p < B; ++p) {
-      Ops::relax_tile(team, t, pitch, B, t + p, pitch, t + p * pitch, 1);
-      team.team_barrier();
-    }
+    Ops::relax_through_pivots(team, t, t, t, pitch, B);
     Ops::store_tile(team, t, pitch, m + origin, n, B);
   }
 };
@@ -189,15 +190,9 @@ struct PivotRowColumnKernel {
     Ops::load_tile(team, p_tile, pitch, m + pivot, n, B, false);
     Ops::load_tile(team, t, pitch, m + origin, n, B, false);
     team.team_barrier();
-    for (int p = 0; p < B; ++p) {
-      // Row tile:    T(r, c) = min(T(r, c), P(r, p) + T(p, c)).
-      // Column tile: T(r, c) = min(T(r, c), T(r, p) + P(p, c)).
-      if (in_row)
-        Ops::relax_tile(team, t, pitch, B, p_tile + p, pitch, t + p * pitch, 1);
-      else
-        Ops::relax_tile(team, t, pitch, B, t + p, pitch, p_tile + p * pitch, 1);
-      team.team_barrier();
-    }
+    // Row tile:    T(r, c) = min(T(r, c), P(r, p) + T(p, c)).
+    // Column tile: T(r, c) = min(T(r, c), T(r, p) + P(p, c)).
+    Ops::relax_through_pivots(team, t, in_row ? p_tile : t, in_row ? t : p_tile, pitch, B);
     Ops::store_tile(team, t, pitch, m + origin, n, B);
   }
 };
