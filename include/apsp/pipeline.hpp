@@ -60,10 +60,6 @@ struct RunReport {
 /// Names of the execution spaces this build can run on, default first.
 std::vector<std::string> enabled_backends();
 
-/// Host and device memory a run with V vertices, E edges and block size B needs on `backend`.
-void memory_needed(const std::string& backend, int64_t vertices, int64_t edges, int block, int64_t& host_bytes,
-                   int64_t& device_bytes);
-
 /// Memory the host can still give this process: MemAvailable, capped by a cgroup limit.
 int64_t host_memory_available();
 

@@ -131,8 +131,11 @@ RunReport run_on(const RunOptions& opt) {
   const int64_t available = opt.host_memory_limit > 0 ? opt.host_memory_limit : host_memory_available();
   if (rep.host_bytes > available)
     throw InputError(opt.input + ": V = " + std::to_string(rep.vertices) + " needs " + gigabytes(rep.host_bytes) +
-                     " of host memory (" + std::to_string(padded_size(rep.vertices, rep.block)) +
-                     "^2 int32 distance matrix), but only " + gigabytes(available) + " is available");
+                     " of host memory (" +
+                     (host_is_device<ExecSpace>()
+                          ? std::to_string(padded_size(rep.vertices, rep.block)) + "^2 int32 distance matrix"
+                          : std::string("pinned result buffers")) +
+                     "), but only " + gigabytes(available) + " is available");
   if (rep.device_bytes > 0) {
     const int64_t free_bytes = Traits::device_memory_available();
     if (rep.device_bytes > free_bytes)
@@ -283,13 +286,6 @@ std::vector<std::string> enabled_backends() {
   add(Kokkos::Serial::name());
 #endif
   return names;
-}
-
-void memory_needed(const std::string& backend, int64_t vertices, int64_t edges, int block, int64_t& host_bytes,
-                   int64_t& device_bytes) {
-  dispatch(backend, [&](auto tag) {
-    memory_needed_on<typename decltype(tag)::type>(vertices, edges, block, 0, host_bytes, device_bytes);
-  });
 }
 
 int64_t host_memory_available() {
