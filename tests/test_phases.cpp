@@ -107,5 +107,36 @@ TYPED_TEST(Phases, EachRoundMatchesFloydWarshallAfterThoseVertices) {
   }
 }
 
+// The row-block form the MPI layer uses: "ranks" holding 1, 2 and 1 tile rows; per round the
+// holder of tile row k runs phase 1 and the pivot row's part of phase 2, the pivot row block
+// is copied to a separate buffer (standing in for the broadcast), and every holder runs the
+// pivot column's part of phase 2 and phase 3 on its own rows from that copy.
+TYPED_TEST(Phases, RowBlocksWithACopiedPivotRowMatchFloydWarshall) {
+  using Solver = typename TestFixture::Solver;
+  const int B = this->B;
+  const int64_t n = this->n;
+  std::vector<typename Solver::RowBlock> blocks;
+  for (const auto& [first, count] : std::vector<std::pair<int, int>>{{0, 1}, {1, 2}, {3, 1}})
+    blocks.push_back({this->d.data.data() + int64_t(first) * B * n, first, count, n, B});
+  Kokkos::View<int32_t*, typename TypeParam::memory_space> pivot_row("pivot_row", size_t(B * n));
+  for (int k = 0; k < TestFixture::kBlocks; ++k) {
+    for (const auto& rb : blocks)
+      if (rb.k_local(k) >= 0) {
+        Solver::phase1(rb, k);
+        const int32_t* own_row = rb.rows + int64_t(rb.k_local(k)) * B * n;
+        Solver::phase2(rb, k, own_row, true, false);
+        const size_t at = size_t((own_row - this->d.data.data()));
+        Kokkos::deep_copy(pivot_row, Kokkos::subview(this->d.data, std::make_pair(at, at + size_t(B * n))));
+      }
+    for (const auto& rb : blocks) {
+      Solver::phase2(rb, k, pivot_row.data(), false, true);
+      Solver::phase3(rb, k, pivot_row.data());
+    }
+    auto expected = this->ref;
+    naive_floyd_warshall(expected, n, int64_t(k + 1) * B);
+    ASSERT_EQ(this->download(), expected) << "after round " << k;
+  }
+}
+
 }  // namespace
 }  // namespace apsp::test

@@ -154,71 +154,82 @@ struct TileOps {
   }
 };
 
-/// Phase 1: Floyd-Warshall on the pivot tile (k, k), one team.
+/// Phase 1: Floyd-Warshall on the pivot tile, one team.
 template <class ExecSpace>
 struct PivotTileKernel {
   using Ops = TileOps<ExecSpace>;
-  int32_t* m;
+  int32_t* tile;  ///< the pivot tile (k, k), leading dimension n
   int64_t n;
-  int B, pitch, k;
+  int B, pitch;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
-    const int64_t origin = int64_t(k) * B * n + int64_t(k) * B;
     int32_t* t = Ops::scratch(team, B, pitch, 1);
-    Ops::load_tile(team, t, pitch, m + origin, n, B, false);
+    Ops::load_tile(team, t, pitch, tile, n, B, false);
     team.team_barrier();
     Ops::relax_through_pivots(team, t, t, t, pitch, B);
-    Ops::store_tile(team, t, pitch, m + origin, n, B);
+    Ops::store_tile(team, t, pitch, tile, n, B);
   }
 };
 
-/// Phase 2: the pivot row's tiles (k, j) and the pivot column's tiles (i, k), one team each.
+/// Phase 2, one team per tile: the pivot row's tiles (k, j) (when `row_part`) and the pivot
+/// column's tiles (i, k) of the tile rows held in `rows` (when `column_part`).
 template <class ExecSpace>
 struct PivotRowColumnKernel {
   using Ops = TileOps<ExecSpace>;
-  int32_t* m;
+  int32_t* rows;         ///< the tile rows held here (all of them on one device), ld n
+  const int32_t* pivot;  ///< the pivot tile (k, k), ld n: in `rows` or in a received pivot row
   int64_t n;
   int B, pitch, k, nb;
+  int row_tiles;  ///< tile rows in `rows`
+  int k_local;    ///< tile row of the pivot block within `rows`, or -1
+  bool row_part, column_part;
+  KOKKOS_INLINE_FUNCTION int row_teams() const { return row_part ? nb - 1 : 0; }
+  KOKKOS_INLINE_FUNCTION int column_teams() const { return column_part ? row_tiles - (k_local >= 0) : 0; }
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
     const int id = team.league_rank();
-    const bool in_row = id < nb - 1;  // tile (k, j) of the pivot row, else (i, k)
-    int other = in_row ? id : id - (nb - 1);
-    other += other >= k;
-    const int64_t pivot = int64_t(k) * B * n + int64_t(k) * B;
-    const int64_t origin = in_row ? int64_t(k) * B * n + int64_t(other) * B : int64_t(other) * B * n + int64_t(k) * B;
+    const bool in_row = id < row_teams();        // tile (k, j) of the pivot row, else (i, k)
+    int other = in_row ? id : id - row_teams();  // skip the pivot tile itself:
+    if (in_row)
+      other += other >= k;  // column k of the pivot row
+    else if (k_local >= 0)
+      other += other >= k_local;  // tile row k of the rows held
+    int32_t* origin =
+        in_row ? rows + int64_t(k_local) * B * n + int64_t(other) * B : rows + int64_t(other) * B * n + int64_t(k) * B;
     int32_t* p_tile = Ops::scratch(team, B, pitch, 2);
     int32_t* t = p_tile + B * pitch;
-    Ops::load_tile(team, p_tile, pitch, m + pivot, n, B, false);
-    Ops::load_tile(team, t, pitch, m + origin, n, B, false);
+    Ops::load_tile(team, p_tile, pitch, pivot, n, B, false);
+    Ops::load_tile(team, t, pitch, origin, n, B, false);
     team.team_barrier();
     // Row tile:    T(r, c) = min(T(r, c), P(r, p) + T(p, c)).
     // Column tile: T(r, c) = min(T(r, c), T(r, p) + P(p, c)).
     Ops::relax_through_pivots(team, t, in_row ? p_tile : t, in_row ? t : p_tile, pitch, B);
-    Ops::store_tile(team, t, pitch, m + origin, n, B);
+    Ops::store_tile(team, t, pitch, origin, n, B);
   }
 };
 
-/// Phase 3: every tile (i, j) off the pivot row and column, one team each:
-/// D(i, j) = min(D(i, j), D(i, k) (min,+) D(k, j)).
+/// Phase 3, one team per tile (i, j) of the tile rows in `rows`, off the pivot row and column:
+/// D(i, j) = min(D(i, j), D(i, k) (min,+) D(k, j)), with D(k, j) from the pivot row block.
 template <class ExecSpace>
 struct RemainingTilesKernel {
   using Ops = TileOps<ExecSpace>;
   using Traits = typename Ops::Traits;
-  int32_t* m;
+  int32_t* rows;             ///< the tile rows held here, ld n
+  const int32_t* pivot_row;  ///< the pivot row block (B rows of n), ld n
   int64_t n;
   int B, pitch, k, nb;
+  int k_local;  ///< tile row of the pivot block within `rows`, or -1
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
     constexpr int R = Traits::kTileRows, C = Traits::kTileCols;
     int bi = team.league_rank() / (nb - 1), bj = team.league_rank() % (nb - 1);
-    bi += bi >= k;
+    bi += k_local >= 0 && bi >= k_local;
     bj += bj >= k;
     // A = D(bi, k) staged transposed (column p of A is a contiguous row of `at`), so that a
     // thread's kTileRows operands are one contiguous load, like its B operands.
     int32_t* at = Ops::scratch(team, B, pitch, 2);
     int32_t* bk = at + B * pitch;
-    Ops::load_tile(team, at, pitch, m + int64_t(bi) * B * n + int64_t(k) * B, n, B, true);
-    Ops::load_tile(team, bk, pitch, m + int64_t(k) * B * n + int64_t(bj) * B, n, B, false);
+    Ops::load_tile(team, at, pitch, rows + int64_t(bi) * B * n + int64_t(k) * B, n, B, true);
+    Ops::load_tile(team, bk, pitch, pivot_row + int64_t(bj) * B, n, B, false);
     team.team_barrier();
-    int32_t* c = m + int64_t(bi) * B * n + int64_t(bj) * B;
+    int32_t* c = rows + int64_t(bi) * B * n + int64_t(bj) * B;
     const int per_row = B / C;
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, (B / R) * per_row), [&](const int tt) {
       Ops::relax_thread_tile(c, n, at, bk, pitch, B, (tt / per_row) * R, (tt % per_row) * C);
@@ -271,23 +282,63 @@ class BlockedFloydWarshall {
     phase3(d, k);
   }
 
-  static void phase1(const Matrix& d, int k) {
-    Kokkos::parallel_for("apsp::phase1_pivot", policy(1, d.block, 1),
-                         Impl::PivotTileKernel<ExecSpace>{d.data.data(), d.n, d.block, pitch(d.block), k});
-  }
+  /// The tile rows one process holds, for a round k: `rows` (row_tiles tile rows of n
+  /// int32, from global tile row first_tile) and the pivot row block of round k, which lies in
+  /// `rows` when this process holds tile row k and is a received copy otherwise. On one device
+  /// the block is the whole matrix (`whole`).
+  struct RowBlock {
+    int32_t* rows;
+    int first_tile, row_tiles;
+    int64_t n;
+    int block;
+    int k_local(int k) const { return k >= first_tile && k < first_tile + row_tiles ? k - first_tile : -1; }
+  };
+  static RowBlock whole(const Matrix& d) { return RowBlock{d.data.data(), 0, d.blocks(), d.n, d.block}; }
 
+  static void phase1(const Matrix& d, int k) { phase1(whole(d), k); }
   static void phase2(const Matrix& d, int k) {
-    const int nb = d.blocks();
-    if (nb < 2) return;
-    Kokkos::parallel_for("apsp::phase2_pivot_row_col", policy(2 * (nb - 1), d.block, 2),
-                         Impl::PivotRowColumnKernel<ExecSpace>{d.data.data(), d.n, d.block, pitch(d.block), k, nb});
+    const auto rb = whole(d);
+    phase2(rb, k, rb.rows + int64_t(k) * rb.block * rb.n, true, true);
+  }
+  static void phase3(const Matrix& d, int k) {
+    const auto rb = whole(d);
+    phase3(rb, k, rb.rows + int64_t(k) * rb.block * rb.n);
   }
 
-  static void phase3(const Matrix& d, int k) {
-    const int nb = d.blocks();
-    if (nb < 2) return;
-    Kokkos::parallel_for("apsp::phase3_remaining", policy((nb - 1) * (nb - 1), d.block, 2),
-                         Impl::RemainingTilesKernel<ExecSpace>{d.data.data(), d.n, d.block, pitch(d.block), k, nb});
+  /// Phase 1 on the process that holds tile row k.
+  static void phase1(const RowBlock& rb, int k) {
+    const int B = rb.block;
+    Kokkos::parallel_for("apsp::phase1_pivot", policy(1, B, 1),
+                         Impl::PivotTileKernel<ExecSpace>{rb.rows + int64_t(rb.k_local(k)) * B * rb.n + int64_t(k) * B,
+                                                          rb.n, B, pitch(B)});
+  }
+
+  /// Phase 2: the pivot row's tiles (`row_part`, only where tile row k is held) and the pivot
+  /// column's tiles of the rows held (`column_part`), through the pivot tile of `pivot_row`.
+  static void phase2(const RowBlock& rb, int k, const int32_t* pivot_row, bool row_part, bool column_part) {
+    const int B = rb.block, nb = int(rb.n / B);
+    Impl::PivotRowColumnKernel<ExecSpace> kernel{rb.rows,
+                                                 pivot_row + int64_t(k) * B,
+                                                 rb.n,
+                                                 B,
+                                                 pitch(B),
+                                                 k,
+                                                 nb,
+                                                 rb.row_tiles,
+                                                 rb.k_local(k),
+                                                 row_part && rb.k_local(k) >= 0 && nb > 1,
+                                                 column_part};
+    const int league = kernel.row_teams() + kernel.column_teams();
+    if (league > 0) Kokkos::parallel_for("apsp::phase2_pivot_row_col", policy(league, B, 2), kernel);
+  }
+
+  /// Phase 3 on the rows held, with the pivot row block `pivot_row` (ld n).
+  static void phase3(const RowBlock& rb, int k, const int32_t* pivot_row) {
+    const int B = rb.block, nb = int(rb.n / B);
+    const int k_local = rb.k_local(k), row_tiles = rb.row_tiles - (k_local >= 0);
+    if (nb < 2 || row_tiles < 1) return;
+    Kokkos::parallel_for("apsp::phase3_remaining", policy(row_tiles * (nb - 1), B, 2),
+                         Impl::RemainingTilesKernel<ExecSpace>{rb.rows, pivot_row, rb.n, B, pitch(B), k, nb, k_local});
   }
 
   /// Throws std::invalid_argument unless `block` suits the backend's thread-tile shape and
