@@ -66,38 +66,39 @@ def label(records):
     return f"{r['kokkos']['backend']} on {r['kokkos']['device']}, commit {r['program']['git_hash']}"
 
 
-def figure_time_distribution(records, path):
-    fig, ax = plt.subplots(figsize=(7, 4))
-    xs = [str(r["V"]) for r in records]
-    bottom = [0.0] * len(records)
-    for stage in STAGES:
-        vals = [r["seconds"].get(stage, 0) / r["seconds"]["total"] * 100 for r in records]
-        if not any(vals):
-            continue
-        ax.bar(xs, vals, bottom=bottom, label=stage.replace("_", " "))
-        bottom = [b + x for b, x in zip(bottom, vals)]
-    ax.set_xlabel("V")
-    ax.set_ylabel("% of the whole run")
-    ax.set_title(f"Time distribution of a run\n{label(records)}", fontsize=9)
+def finish(fig, ax, title, records, path):
+    ax.set_title(f"{title}\n{label(records)}", fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
 
-def figure_phases(records, path):
+def stacked_percent(records, parts, whole, ylabel, title, path):
+    """Bars per V: each (name, seconds-of-record) part as a % of whole(record)."""
     fig, ax = plt.subplots(figsize=(7, 4))
     xs = [str(r["V"]) for r in records]
     bottom = [0.0] * len(records)
-    for key, name in PHASES:
-        vals = [r["phase_seconds"][key] / r["seconds"]["solve"] * 100 for r in records]
+    for name, seconds in parts:
+        vals = [seconds(r) / whole(r) * 100 for r in records]
+        if not any(vals):
+            continue
         ax.bar(xs, vals, bottom=bottom, label=name)
         bottom = [b + x for b, x in zip(bottom, vals)]
     ax.set_xlabel("V")
-    ax.set_ylabel("% of the solve")
-    ax.set_title(f"Time by phase (B = {records[0]['block_size']})\n{label(records)}", fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    ax.set_ylabel(ylabel)
+    finish(fig, ax, title, records, path)
+
+
+def figure_time_distribution(records, path):
+    parts = [(stage.replace("_", " "), lambda r, s=stage: r["seconds"].get(s, 0)) for stage in STAGES]
+    stacked_percent(records, parts, lambda r: r["seconds"]["total"], "% of the whole run",
+                    "Time distribution of a run", path)
+
+
+def figure_phases(records, path):
+    parts = [(name, lambda r, k=key: r["phase_seconds"][k]) for key, name in PHASES]
+    stacked_percent(records, parts, lambda r: r["seconds"]["solve"], "% of the solve",
+                    f"Time by phase (B = {records[0]['block_size']})", path)
 
 
 def figure_scaling(records, path, ceiling):
@@ -110,10 +111,7 @@ def figure_scaling(records, path, ceiling):
     ax.set_xlabel("V")
     ax.set_ylabel("relaxations per second (V³ / s)")
     ax.set_ylim(bottom=0)
-    ax.set_title(f"Scalability over the input size\n{label(records)}", fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    finish(fig, ax, "Scalability over the input size", records, path)
 
 
 def figure_block_size(records, path):

@@ -13,9 +13,6 @@
 
 namespace apsp {
 
-/// Distance of a pair with no path (spec: 2^30 - 1). INF + INF still fits in int32.
-inline constexpr int32_t kInf = 1073741823;
-
 /// Edge length of the matrix once padded to a multiple of the block size.
 inline int64_t padded_size(int64_t vertices, int block) { return (vertices + block - 1) / block * block; }
 

@@ -9,6 +9,9 @@
 
 namespace apsp {
 
+/// Distance of a pair with no path (spec: 2^30 - 1). INF + INF still fits in int32.
+inline constexpr int32_t kInf = 1073741823;
+
 /// Input (or output path) that breaks the rules. what() is one line naming the file, the
 /// rule and the offending value.
 class InputError : public std::runtime_error {

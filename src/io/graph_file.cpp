@@ -15,7 +15,6 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the file format is lit
 namespace apsp {
 
 namespace {
-constexpr int64_t kInfDistance = 1073741823;  // 2^30 - 1, see distance_matrix.hpp
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) { throw InputError(path + ": " + what); }
 }  // namespace
@@ -82,7 +81,7 @@ GraphFile::~GraphFile() {
 
 int32_t GraphFile::max_weight_allowed() const {
   if (vertices_ <= 1) return INT32_MAX;
-  return static_cast<int32_t>((kInfDistance - 1) / (vertices_ - 1));
+  return static_cast<int32_t>((int64_t(kInf) - 1) / (vertices_ - 1));
 }
 
 void GraphFile::throw_bad_edge(int64_t index) const {
@@ -97,7 +96,7 @@ void GraphFile::throw_bad_edge(int64_t index) const {
   else if (w < 0)
     msg << "negative weight " << w;
   else
-    msg << "weight " << w << " breaks the bound (V-1)*max_w < INF = " << kInfDistance << " (V = " << vertices_
+    msg << "weight " << w << " breaks the bound (V-1)*max_w < INF = " << kInf << " (V = " << vertices_
         << " allows weights up to " << max_weight_allowed() << ")";
   fail(path_, msg.str());
 }
