@@ -25,6 +25,7 @@ namespace apsp {
 /// - `kScratchPad`: int32 added to each row of a staged tile (bank-conflict padding).
 /// - `HostStagingSpace`: where the result lands on the host before it is written
 ///   (the matrix's own memory when the host can read it; pinned memory for a GPU).
+/// - `visible_devices()`: accelerators a process may choose among (0 for the host).
 /// - `min_plus(c, a, b)`: min(c, a + b), the relaxation; a backend may use a fused
 ///   instruction for it.
 template <class ExecSpace>

@@ -45,6 +45,11 @@ struct BackendTraits<Kokkos::Cuda> {
     if (cudaGetDevice(&id) != cudaSuccess || cudaGetDeviceProperties(&prop, id) != cudaSuccess) return "CUDA device";
     return std::string(prop.name) + " (device " + std::to_string(id) + ")";
   }
+  /// GPUs this process can see (callable before Kokkos is initialised: ranks pick theirs).
+  static int visible_devices() {
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+  }
   static int64_t device_memory_available() {
     size_t free_bytes = 0, total_bytes = 0;
     if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return INT64_MAX;

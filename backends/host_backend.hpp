@@ -28,6 +28,8 @@ struct HostBackendTraits {
     return "CPU";
   }
   static int team_size(int /*block*/) { return 1; }
+  /// No devices to choose among.
+  static int visible_devices() { return 0; }
   /// The host is the device: the pipeline checks host memory instead.
   static int64_t device_memory_available() { return INT64_MAX; }
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {

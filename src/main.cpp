@@ -15,9 +15,13 @@
 #include <vector>
 
 #include "apsp/graph_file.hpp"
+#include "apsp/mpi/runtime.hpp"
 #include "apsp/pipeline.hpp"
 #include "apsp/run_record.hpp"
 #include "apsp/version.hpp"
+#if defined(APSP_HAVE_MPI)
+#include "apsp/mpi/distributed_pipeline.hpp"
+#endif
 
 namespace {
 
@@ -33,8 +37,12 @@ std::string bytes_text(int64_t bytes) {
 void print_banner(const apsp::RunReport& r) {
   std::fprintf(stderr, "apsp_kokkos %s (%s), Kokkos %s: %s on %s, concurrency %d\n", APSP_VERSION, APSP_GIT_HASH,
                apsp::kokkos_version_string().c_str(), r.backend.c_str(), r.device.c_str(), r.concurrency);
-  std::fprintf(stderr, "apsp_kokkos: V=%lld E=%lld block %d; memory: host %s%s\n", static_cast<long long>(r.vertices),
-               static_cast<long long>(r.edges), r.block, bytes_text(r.host_bytes).c_str(),
+  if (r.ranks > 1)
+    std::fprintf(stderr, "apsp_kokkos: MPI: %d ranks on %d node(s), pivot rows through %s\n", r.ranks, r.nodes,
+                 r.message_path.c_str());
+  std::fprintf(stderr, "apsp_kokkos: V=%lld E=%lld block %d; memory%s: host %s%s\n", static_cast<long long>(r.vertices),
+               static_cast<long long>(r.edges), r.block, r.ranks > 1 ? " per rank" : "",
+               bytes_text(r.host_bytes).c_str(),
                r.device_bytes > 0 ? (", device " + bytes_text(r.device_bytes)).c_str() : "");
   std::fflush(stderr);
 }
@@ -42,10 +50,10 @@ void print_banner(const apsp::RunReport& r) {
 void print_result(const apsp::RunReport& r) {
   const double relax = double(r.vertices) * double(r.vertices) * double(r.vertices);
   std::printf(
-      "apsp_kokkos RESULT V=%lld E=%lld backend=%s concurrency=%d block=%d solve_s=%.6f total_s=%.6f "
+      "apsp_kokkos RESULT V=%lld E=%lld backend=%s ranks=%d concurrency=%d block=%d solve_s=%.6f total_s=%.6f "
       "solve_relax_per_s=%.4e total_relax_per_s=%.4e\n",
-      static_cast<long long>(r.vertices), static_cast<long long>(r.edges), r.backend.c_str(), r.concurrency, r.block,
-      r.seconds.solve, r.seconds.total, relax / r.seconds.solve, relax / r.seconds.total);
+      static_cast<long long>(r.vertices), static_cast<long long>(r.edges), r.backend.c_str(), r.ranks, r.concurrency,
+      r.block, r.seconds.solve, r.seconds.total, relax / r.seconds.solve, relax / r.seconds.total);
   std::fflush(stdout);
 }
 
@@ -55,15 +63,19 @@ void print_breakdown(const apsp::RunReport& r) {
   line("read", s.read);
   line("build", s.build);
   line("solve", s.solve);
+  if (r.ranks > 1)
+    std::fprintf(
+        stderr, "apsp_kokkos:   MPI     %.4f s in broadcasts, %.4f s staging (slowest rank; overlapped with phase 3)\n",
+        s.mpi, s.staging);
   if (r.phases_timed)
     std::fprintf(stderr, "apsp_kokkos:   phases  %.4f / %.4f / %.4f s (pivot / row+column / rest)\n",
                  r.phase_seconds[0], r.phase_seconds[1], r.phase_seconds[2]);
   if (r.verified) line("verify", s.verify);
   if (r.device_bytes > 0) line("copy back", s.copy_back);
   line("write", s.write);
-  std::fprintf(stderr, "apsp_kokkos: %-9s %10.4f s  (V=%lld, E=%lld, %s, block %d, %d writers)\n", "total", s.total,
+  std::fprintf(stderr, "apsp_kokkos: %-9s %10.4f s  (V=%lld, E=%lld, %s, block %d, %d writers%s)\n", "total", s.total,
                static_cast<long long>(r.vertices), static_cast<long long>(r.edges), r.backend.c_str(), r.block,
-               r.write_threads);
+               r.write_threads, r.ranks > 1 ? (", " + std::to_string(r.ranks) + " ranks").c_str() : "");
   std::fflush(stderr);
 }
 
@@ -75,15 +87,60 @@ void print_progress(int done, int rounds, double seconds) {
   std::fflush(stderr);
 }
 
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// With several ranks on a node, each takes the GPU of its node-local rank: a device chosen on
+// the command line would put them all on one GPU. Returns Kokkos' arguments with any device
+// choice replaced, and says so on rank 0.
+std::vector<std::string> choose_device_by_local_rank(const std::vector<std::string>& args,
+                                                     const apsp::mpi::Runtime& mpi) {
+  if (!mpi.active() || mpi.local_size() < 2) return args;
+  const int gpus = apsp::visible_gpus();
+  if (gpus == 0) return args;
+  std::vector<std::string> out;
+  std::string dropped;
+  for (const std::string& a : args) {
+    if (starts_with(a, "--kokkos-device-id") || starts_with(a, "--kokkos-device=") || starts_with(a, "--device-id") ||
+        starts_with(a, "--kokkos-map-device-id-by")) {
+      dropped += (dropped.empty() ? "" : " ") + a;
+      continue;
+    }
+    out.push_back(a);
+  }
+  out.push_back("--kokkos-device-id=" + std::to_string(mpi.local_rank() % gpus));
+  if (mpi.rank() == 0 && !dropped.empty())
+    std::fprintf(stderr, "apsp_kokkos: note: %s ignored: %d ranks on this node take GPUs by node-local rank\n",
+                 dropped.c_str(), mpi.local_size());
+  if (mpi.rank() == 0 && mpi.local_size() > gpus)
+    std::fprintf(stderr, "apsp_kokkos: warning: %d ranks on this node share %d GPU(s)\n", mpi.local_size(), gpus);
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  // MPI first (when an MPI launcher started us), so that each rank can pick its GPU before
+  // Kokkos starts; finalised last.
+  apsp::mpi::Runtime mpi(&argc, &argv);
+  if (!mpi.active() && apsp::mpi::launched_world_size() > 1) {
+    std::fprintf(stderr,
+                 "apsp_kokkos: error: started as one of %d MPI processes, but this build has no MPI (configure with "
+                 "MPI installed); each process would solve the whole problem\n",
+                 apsp::mpi::launched_world_size());
+    return 2;
+  }
+  const bool rank0 = mpi.rank() == 0;
+
   // Kokkos 3.x also answers an un-prefixed --help; keep ours away from it.
-  std::vector<char*> kokkos_args, help_args;
+  std::vector<std::string> kokkos_strings, help_strings;
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
-    (i > 0 && (a == "--help" || a == "-h") ? help_args : kokkos_args).push_back(argv[i]);
+    (i > 0 && (a == "--help" || a == "-h") ? help_strings : kokkos_strings).push_back(a);
   }
+  kokkos_strings = choose_device_by_local_rank(kokkos_strings, mpi);
+  std::vector<char*> kokkos_args, help_args;
+  for (auto& a : kokkos_strings) kokkos_args.push_back(a.data());
+  for (auto& a : help_strings) help_args.push_back(a.data());
   int kargc = static_cast<int>(kokkos_args.size());
   kokkos_args.push_back(nullptr);
   Kokkos::ScopeGuard kokkos(kargc, kokkos_args.data());
@@ -131,17 +188,25 @@ int main(int argc, char* argv[]) {
   // --list-backends needs no positional arguments.
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--list-backends") {
-      for (const auto& b : apsp::enabled_backends()) std::printf("%s\n", b.c_str());
+      if (rank0)
+        for (const auto& b : apsp::enabled_backends()) std::printf("%s\n", b.c_str());
       return 0;
     }
-  CLI11_PARSE(app, argc, argv);
+  // Every rank parses the same arguments and reaches the same verdict; rank 0 prints it.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return rank0 ? app.exit(e) : e.get_exit_code();
+  }
 
   if (verify->count() > 0) {
     try {
       opt.verify_rows = verify_k == "default" ? 0 : std::stoll(verify_k);
       if (opt.verify_rows < 1 && verify_k != "default") throw std::invalid_argument("");
     } catch (const std::exception&) {
-      std::fprintf(stderr, "apsp_kokkos: error: --verify=%s: K must be a positive number of rows\n", verify_k.c_str());
+      if (rank0)
+        std::fprintf(stderr, "apsp_kokkos: error: --verify=%s: K must be a positive number of rows\n",
+                     verify_k.c_str());
       return 2;
     }
   }
@@ -150,12 +215,18 @@ int main(int argc, char* argv[]) {
     opt.perturb_row = perturb[0];
     opt.perturb_col = perturb[1];
   }
+  // Rank 0 speaks for the job.
+  if (!rank0) quiet = true;
   if (!quiet) opt.on_start = print_banner;
   if (!quiet && (progress || ::isatty(STDERR_FILENO))) opt.on_progress = print_progress;
 
   try {
+#if defined(APSP_HAVE_MPI)
+    const auto report = mpi.active() ? apsp::mpi::run_distributed_pipeline(opt, mpi) : apsp::run_pipeline(opt);
+#else
     const auto report = apsp::run_pipeline(opt);
-    if (!json_path.empty()) apsp::write_run_record(json_path, opt, report);
+#endif
+    if (!json_path.empty() && rank0) apsp::write_run_record(json_path, opt, report);
     // Printed once the run has ended, so that a failed run prints one line.
     if (!quiet) print_breakdown(report);
     if (report.verified) {
@@ -163,21 +234,28 @@ int main(int argc, char* argv[]) {
         if (!quiet)
           std::printf("apsp_kokkos VERIFY PASSED (%lld rows against Dijkstra, %.3f s)\n",
                       static_cast<long long>(report.verify.rows_checked), report.seconds.verify);
-      } else {
+      } else if (rank0) {
         std::printf("apsp_kokkos VERIFY FAILED: %s (%lld rows against Dijkstra); no output written\n",
                     report.verify.first_mismatch.c_str(), static_cast<long long>(report.verify.rows_checked));
       }
     }
     if (!quiet && report.written) print_result(report);
     return report.verified && !report.verify.passed ? 1 : 0;
-  } catch (const apsp::InputError& e) {
-    std::fprintf(stderr, "apsp_kokkos: error: %s\n", e.what());
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "apsp_kokkos: error: %s\n", e.what());
-    return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "apsp_kokkos: error: %s\n", e.what());
-    return 1;
+    const bool bad_input = dynamic_cast<const apsp::InputError*>(&e) != nullptr ||
+                           dynamic_cast<const std::invalid_argument*>(&e) != nullptr;
+    const int code = bad_input ? 2 : 1;
+    // Under MPI a failure every rank agreed on is reported once; any other ends the job.
+    if (!mpi.active() || !apsp::mpi::failure_agreed()) {
+      if (mpi.active())
+        std::fprintf(stderr, "apsp_kokkos: error: rank %d: %s\n", mpi.rank(), e.what());
+      else
+        std::fprintf(stderr, "apsp_kokkos: error: %s\n", e.what());
+      std::fflush(stderr);
+      if (mpi.active()) mpi.abort(code);
+    } else if (rank0) {
+      std::fprintf(stderr, "apsp_kokkos: error: %s\n", e.what());
+    }
+    return code;
   }
 }

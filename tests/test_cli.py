@@ -269,7 +269,7 @@ class Options(unittest.TestCase):
                 self.assertRegex(p.stderr, rf"apsp_kokkos: {stage}\s+[0-9.]+ s")
             self.assertRegex(
                 p.stdout,
-                r"^apsp_kokkos RESULT V=\d+ E=\d+ backend=\w+ concurrency=\d+ block=\d+ solve_s=[0-9.]+ "
+                r"^apsp_kokkos RESULT V=\d+ E=\d+ backend=\w+ ranks=\d+ concurrency=\d+ block=\d+ solve_s=[0-9.]+ "
                 r"total_s=[0-9.]+ solve_relax_per_s=[0-9.e+]+ total_relax_per_s=[0-9.e+]+\n$",
             )
 

@@ -285,7 +285,7 @@ class BlockedFloydWarshall {
   /// The tile rows one process holds, for a round k: `rows` (row_tiles tile rows of n
   /// int32, from global tile row first_tile) and the pivot row block of round k, which lies in
   /// `rows` when this process holds tile row k and is a received copy otherwise. On one device
-  /// the block is the whole matrix (`whole`).
+  /// the block is the whole matrix.
   struct RowBlock {
     int32_t* rows;
     int first_tile, row_tiles;
@@ -293,7 +293,10 @@ class BlockedFloydWarshall {
     int block;
     int k_local(int k) const { return k >= first_tile && k < first_tile + row_tiles ? k - first_tile : -1; }
   };
-  static RowBlock whole(const Matrix& d) { return RowBlock{d.data.data(), 0, d.blocks(), d.n, d.block}; }
+  /// The rows `d` holds (the whole matrix on one device).
+  static RowBlock whole(const Matrix& d) {
+    return RowBlock{d.data.data(), int(d.first_row / d.block), int(d.rows / d.block), d.n, d.block};
+  }
 
   static void phase1(const Matrix& d, int k) { phase1(whole(d), k); }
   static void phase2(const Matrix& d, int k) {
@@ -305,17 +308,18 @@ class BlockedFloydWarshall {
     phase3(rb, k, rb.rows + int64_t(k) * rb.block * rb.n);
   }
 
-  /// Phase 1 on the process that holds tile row k.
-  static void phase1(const RowBlock& rb, int k) {
+  /// Phase 1 on the process that holds tile row k. The RowBlock phases run on `exec`.
+  static void phase1(const RowBlock& rb, int k, const ExecSpace& exec = ExecSpace()) {
     const int B = rb.block;
-    Kokkos::parallel_for("apsp::phase1_pivot", policy(1, B, 1),
+    Kokkos::parallel_for("apsp::phase1_pivot", policy(exec, 1, B, 1),
                          Impl::PivotTileKernel<ExecSpace>{rb.rows + int64_t(rb.k_local(k)) * B * rb.n + int64_t(k) * B,
                                                           rb.n, B, pitch(B)});
   }
 
   /// Phase 2: the pivot row's tiles (`row_part`, only where tile row k is held) and the pivot
   /// column's tiles of the rows held (`column_part`), through the pivot tile of `pivot_row`.
-  static void phase2(const RowBlock& rb, int k, const int32_t* pivot_row, bool row_part, bool column_part) {
+  static void phase2(const RowBlock& rb, int k, const int32_t* pivot_row, bool row_part, bool column_part,
+                     const ExecSpace& exec = ExecSpace()) {
     const int B = rb.block, nb = int(rb.n / B);
     Impl::PivotRowColumnKernel<ExecSpace> kernel{rb.rows,
                                                  pivot_row + int64_t(k) * B,
@@ -329,15 +333,15 @@ class BlockedFloydWarshall {
                                                  row_part && rb.k_local(k) >= 0 && nb > 1,
                                                  column_part};
     const int league = kernel.row_teams() + kernel.column_teams();
-    if (league > 0) Kokkos::parallel_for("apsp::phase2_pivot_row_col", policy(league, B, 2), kernel);
+    if (league > 0) Kokkos::parallel_for("apsp::phase2_pivot_row_col", policy(exec, league, B, 2), kernel);
   }
 
   /// Phase 3 on the rows held, with the pivot row block `pivot_row` (ld n).
-  static void phase3(const RowBlock& rb, int k, const int32_t* pivot_row) {
+  static void phase3(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec = ExecSpace()) {
     const int B = rb.block, nb = int(rb.n / B);
     const int k_local = rb.k_local(k), row_tiles = rb.row_tiles - (k_local >= 0);
     if (nb < 2 || row_tiles < 1) return;
-    Kokkos::parallel_for("apsp::phase3_remaining", policy(row_tiles * (nb - 1), B, 2),
+    Kokkos::parallel_for("apsp::phase3_remaining", policy(exec, row_tiles * (nb - 1), B, 2),
                          Impl::RemainingTilesKernel<ExecSpace>{rb.rows, pivot_row, rb.n, B, pitch(B), k, nb, k_local});
   }
 
@@ -377,8 +381,8 @@ class BlockedFloydWarshall {
     total += timer.seconds();
   }
 
-  static Policy policy(int league, int block, int staged_tiles) {
-    return Policy(league, Traits::team_size(block), Traits::vector_length(block))
+  static Policy policy(const ExecSpace& exec, int league, int block, int staged_tiles) {
+    return Policy(exec, league, Traits::team_size(block), Traits::vector_length(block))
         .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes(block, staged_tiles)));
   }
 };

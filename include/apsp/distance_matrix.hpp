@@ -16,50 +16,59 @@ namespace apsp {
 /// Edge length of the matrix once padded to a multiple of the block size.
 inline int64_t padded_size(int64_t vertices, int block) { return (vertices + block - 1) / block * block; }
 
-/// A padded n x n distance matrix, n = padded_size(V, B), row-major in ExecSpace's memory.
-/// Padding vertices are isolated (0 on the diagonal, INF elsewhere), so they never shorten
-/// a path and never show in the output.
+/// Rows [first_row, first_row + rows) of the padded n x n distance matrix, n = padded_size(V,
+/// B), row-major in ExecSpace's memory: the whole matrix on one device, a block of tile rows
+/// on each rank of a distributed run. Padding vertices are isolated (0 on the diagonal, INF
+/// elsewhere), so they never shorten a path and never show in the output.
 template <class ExecSpace>
 struct DistanceMatrix {
   using memory_space = typename ExecSpace::memory_space;
   using view_type = Kokkos::View<int32_t*, Kokkos::LayoutRight, memory_space>;
 
-  int64_t vertices = 0;  ///< V
-  int block = 0;         ///< B
-  int64_t n = 0;         ///< padded edge length (leading dimension)
+  int64_t vertices = 0;   ///< V
+  int block = 0;          ///< B
+  int64_t n = 0;          ///< padded edge length (leading dimension)
+  int64_t first_row = 0;  ///< global index of the first row held (a multiple of B)
+  int64_t rows = 0;       ///< rows held (a multiple of B)
   view_type data;
 
+  /// Tiles along an edge of the whole matrix (the number of rounds).
   int blocks() const { return static_cast<int>(n / block); }
 
-  /// Allocates without touching the memory; fill with `initialise_from_edges`.
-  DistanceMatrix(int64_t v, int b)
+  /// The whole matrix. Allocates without touching the memory; fill with `initialise_from_edges`.
+  DistanceMatrix(int64_t v, int b) : DistanceMatrix(v, b, 0, padded_size(v, b)) {}
+
+  /// Rows [first, first + count) of the matrix; `first` and `count` are multiples of `b`.
+  DistanceMatrix(int64_t v, int b, int64_t first, int64_t count)
       : vertices(v),
         block(b),
         n(padded_size(v, b)),
+        first_row(first),
+        rows(count),
         data(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::distance_matrix")),
-             static_cast<size_t>(padded_size(v, b) * padded_size(v, b))) {}
+             static_cast<size_t>(count * padded_size(v, b))) {}
 };
 
-/// Bytes of device memory (the execution space's memory) that a V x V problem needs.
 /// Edges copied to the device at a time (device backends): 192 MiB of staging.
 inline constexpr int64_t kEdgeChunk = int64_t(1) << 24;
 
-inline int64_t matrix_bytes(int64_t vertices, int block) {
+/// Bytes of the padded matrix, or of `rows` of its rows.
+inline int64_t matrix_bytes(int64_t vertices, int block, int64_t rows = -1) {
   const int64_t n = padded_size(vertices, block);
-  return n * n * static_cast<int64_t>(sizeof(int32_t));
+  return (rows < 0 ? n : rows) * n * static_cast<int64_t>(sizeof(int32_t));
 }
 
 namespace Impl {
 
-/// Row i of the matrix: 0 on the diagonal, INF elsewhere (one team per row, so that a GPU
-/// writes whole rows coalesced and a CPU vectorises the row).
+/// Row i of the rows held (global row first_row + i): 0 on the diagonal, INF elsewhere (one
+/// team per row, so that a GPU writes whole rows coalesced and a CPU vectorises the row).
 template <class ExecSpace>
 struct FillRows {
   int32_t* m;
-  int64_t n;
+  int64_t n, first_row;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
-    const int64_t i = team.league_rank();
-    int32_t* row = m + i * n;
+    const int64_t i = first_row + team.league_rank();
+    int32_t* row = m + team.league_rank() * n;
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const int64_t j) { row[j] = (i == j) ? 0 : kInf; });
   }
 };
@@ -77,15 +86,17 @@ struct FirstBadEdge {
   }
 };
 
-/// d(s, t) = min(d(s, t), w) for each edge; self-loops never shorten d(i, i) = 0.
+/// d(s, t) = min(d(s, t), w) for each edge whose source row is held; self-loops never
+/// shorten d(i, i) = 0.
 template <class EdgeView>
 struct ScatterEdges {
   EdgeView edges;
   int32_t* m;
-  int64_t n;
+  int64_t n, first_row, rows;
   KOKKOS_INLINE_FUNCTION void operator()(const int64_t i) const {
-    const int32_t s = edges(3 * i), t = edges(3 * i + 1), w = edges(3 * i + 2);
-    if (s != t) Kokkos::atomic_fetch_min(m + s * n + t, w);
+    const int64_t s = edges(3 * i) - first_row;
+    const int32_t t = edges(3 * i + 1), w = edges(3 * i + 2);
+    if (s >= 0 && s < rows && s + first_row != t) Kokkos::atomic_fetch_min(m + s * n + t, w);
   }
 };
 
@@ -103,18 +114,20 @@ template <class ExecSpace, class EdgeView>
 void scatter_edges(const DistanceMatrix<ExecSpace>& d, const EdgeView& edges, int64_t count) {
   Kokkos::parallel_for("apsp::build::scatter_edges",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, count),
-                       ScatterEdges<EdgeView>{edges, d.data.data(), d.n});
+                       ScatterEdges<EdgeView>{edges, d.data.data(), d.n, d.first_row, d.rows});
 }
 
 }  // namespace Impl
 
-/// Fills `d` from the graph: 0 on the diagonal, INF elsewhere, then every edge, keeping the
-/// lightest of repeated edges. Checks every edge on the way and throws InputError naming the
-/// first that breaks the rules (before the output file is ever created).
+/// Fills the rows `d` holds from the graph: 0 on the diagonal, INF elsewhere, then every edge
+/// out of a vertex of those rows, keeping the lightest of repeated edges. Checks every edge on
+/// the way (all of them, whichever rows are held, so that every rank of a distributed run
+/// reaches the same verdict) and throws InputError naming the first that breaks the rules.
 template <class ExecSpace>
 void initialise_from_edges(const DistanceMatrix<ExecSpace>& d, const GraphFile& graph) {
-  Kokkos::parallel_for("apsp::build::fill", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(d.n), Kokkos::AUTO),
-                       Impl::FillRows<ExecSpace>{d.data.data(), d.n});
+  if (d.rows > 0)
+    Kokkos::parallel_for("apsp::build::fill", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(d.rows), Kokkos::AUTO),
+                         Impl::FillRows<ExecSpace>{d.data.data(), d.n, d.first_row});
 
   const int32_t max_weight = graph.max_weight_allowed();
   using HostEdges = Kokkos::View<const int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;

@@ -38,6 +38,9 @@ struct StageSeconds {
   double read = 0, build = 0, solve = 0;
   double copy_back = 0;  ///< device backends: time spent waiting for result copies (overlapped with writes)
   double verify = 0, write = 0, total = 0;
+  /// Distributed runs (part of solve, overlapped with it on a GPU): seconds blocked in the
+  /// pivot-row broadcasts, and waiting for pivot-row copies between device and host memory.
+  double mpi = 0, staging = 0;
 };
 
 struct RunReport {
@@ -46,8 +49,8 @@ struct RunReport {
   std::string backend;  ///< execution space name, e.g. "OpenMP"
   int concurrency = 0;  ///< threads (CPU) or resident threads (GPU) of the execution space
   int write_threads = 0;
-  int64_t host_bytes = 0;    ///< host memory the run needs
-  int64_t device_bytes = 0;  ///< device memory the run needs (0 when the host is the device)
+  int64_t host_bytes = 0;    ///< host memory the run needs (per rank in a distributed run)
+  int64_t device_bytes = 0;  ///< device memory the run needs (0 when the host is the device; per rank)
   std::string device;        ///< e.g. "NVIDIA H200" or the CPU model
   StageSeconds seconds;
   bool phases_timed = false;
@@ -55,10 +58,17 @@ struct RunReport {
   bool verified = false;  ///< the check ran (its verdict in `verify`)
   VerifyReport verify;
   bool written = false;  ///< the output file is in place (not when the check failed)
+  int ranks = 1;         ///< MPI processes sharing the run
+  int nodes = 1;
+  std::string message_path;  ///< distributed runs: how pivot rows travel between ranks
 };
 
 /// Names of the execution spaces this build can run on, default first.
 std::vector<std::string> enabled_backends();
+
+/// GPUs this process can see (0 in a build without a GPU backend). Callable before Kokkos is
+/// initialised, so that each MPI rank can pick its own.
+int visible_gpus();
 
 /// Memory the host can still give this process: MemAvailable, capped by a cgroup limit.
 int64_t host_memory_available();

@@ -18,55 +18,13 @@
 #include "apsp/graph_file.hpp"
 #include "apsp/matrix_writer.hpp"
 #include "apsp/verify.hpp"
+#include "pipeline_support.hpp"
 
 namespace apsp {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-std::string gigabytes(int64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
-  return buf;
-}
-
-// A Kokkos Tools region (shows in SpaceTimeStack and similar reports).
-struct ScopedRegion {
-  explicit ScopedRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
-  ~ScopedRegion() { Kokkos::Profiling::popRegion(); }
-  ScopedRegion(const ScopedRegion&) = delete;
-  ScopedRegion& operator=(const ScopedRegion&) = delete;
-};
-
-// Test hook: changes one entry of the result, so that the self-check has something to catch.
-template <class ExecSpace>
-void perturb_entry(const DistanceMatrix<ExecSpace>& d, int64_t row, int64_t col) {
-  if (row < 0 || row >= d.vertices || col < 0 || col >= d.vertices)
-    throw std::invalid_argument("perturbed entry (" + std::to_string(row) + ", " + std::to_string(col) +
-                                ") is outside the matrix");
-  const size_t at = static_cast<size_t>(row * d.n + col);
-  auto one = Kokkos::subview(d.data, std::make_pair(at, at + 1));
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), one);
-  host(0) = host(0) == 0 ? 1 : host(0) - 1;
-  Kokkos::deep_copy(one, host);
-}
-
-template <class ExecSpace>
-constexpr bool host_is_device() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-}
-
-// Device backends bring the result back in chunks of about this many bytes, through two
-// pinned buffers, so that one chunk's copy overlaps the previous chunk's write.
-constexpr int64_t kResultChunkBytes = int64_t(256) << 20;
-
-int64_t result_chunk_rows(int64_t vertices, int block, int64_t chunk_bytes) {
-  const int64_t n = padded_size(vertices, block);
-  if (chunk_bytes <= 0) chunk_bytes = kResultChunkBytes;
-  return std::max<int64_t>(1, std::min<int64_t>(vertices, chunk_bytes / (n * int64_t(sizeof(int32_t)))));
-}
+using namespace Impl;
 
 template <class ExecSpace>
 void memory_needed_on(int64_t vertices, int64_t edges, int block, int64_t chunk_bytes, int64_t& host_bytes,
@@ -76,37 +34,9 @@ void memory_needed_on(int64_t vertices, int64_t edges, int block, int64_t chunk_
     host_bytes = matrix;
     device_bytes = 0;
   } else {
-    host_bytes =
-        2 * result_chunk_rows(vertices, block, chunk_bytes) * padded_size(vertices, block) * int64_t(sizeof(int32_t));
+    host_bytes = result_chunk_bytes(vertices, block, chunk_bytes);
     device_bytes = matrix + 3 * int64_t(sizeof(int32_t)) * std::min<int64_t>(kEdgeChunk, edges);
   }
-}
-
-// Copies the result back in row chunks through two pinned buffers, writing chunk c while
-// chunk c + 1 is in flight. Returns the seconds spent waiting for copies.
-template <class ExecSpace>
-double copy_back_and_write(const DistanceMatrix<ExecSpace>& d, OutputFile& out, int threads, int64_t chunk_bytes) {
-  using Staging = Kokkos::View<int32_t*, typename BackendTraits<ExecSpace>::HostStagingSpace>;
-  const int64_t n = d.n, v = d.vertices, chunk = result_chunk_rows(v, d.block, chunk_bytes);
-  Staging buf[2] = {
-      Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_0"), size_t(chunk * n)),
-      Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_1"), size_t(chunk * n))};
-  ExecSpace exec;
-  auto start_copy = [&](int64_t r0, Staging& dst) {
-    const int64_t r1 = std::min(v, r0 + chunk);
-    Kokkos::deep_copy(exec, Kokkos::subview(dst, std::make_pair<size_t, size_t>(0, size_t((r1 - r0) * n))),
-                      Kokkos::subview(d.data, std::make_pair(size_t(r0 * n), size_t(r1 * n))));
-  };
-  double waited = 0;
-  start_copy(0, buf[0]);
-  for (int64_t r0 = 0, c = 0; r0 < v; r0 += chunk, ++c) {
-    const auto t0 = Clock::now();
-    exec.fence();
-    waited += seconds_since(t0);
-    if (r0 + chunk < v) start_copy(r0 + chunk, buf[(c + 1) % 2]);
-    out.write_rows(buf[c % 2].data(), r0, std::min(chunk, v - r0), v, n, threads);
-  }
-  return waited;
 }
 
 template <class ExecSpace>
@@ -160,8 +90,7 @@ RunReport run_on(const RunOptions& opt) {
   rep.device = Traits::device_name();
   if (opt.on_start) opt.on_start(rep);
 
-  rep.write_threads = opt.write_threads > 0 ? opt.write_threads
-                                            : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+  rep.write_threads = default_write_threads(opt.write_threads);
   const int64_t out_bytes = rep.vertices * rep.vertices * int64_t(sizeof(int32_t));
   // The output's blocks do not depend on the result: a device backend allocates them while
   // the device computes.
@@ -205,15 +134,8 @@ RunReport run_on(const RunOptions& opt) {
   if (opt.verify_rows >= 0) {
     ScopedRegion region("apsp::verify");
     t0 = Clock::now();
-    const int64_t v = rep.vertices, n = d.n;
     rep.verify = verify_rows(
-        graph, verify_sources(v, opt.verify_rows),
-        [&](int64_t s) {
-          std::vector<int32_t> row(static_cast<size_t>(v));
-          Kokkos::View<int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(row.data(), row.size());
-          Kokkos::deep_copy(host, Kokkos::subview(d.data, std::make_pair(size_t(s * n), size_t(s * n + v))));
-          return row;
-        },
+        graph, verify_sources(rep.vertices, opt.verify_rows), [&](int64_t s) { return result_row(d, s); },
         static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
     rep.verified = true;
     rep.seconds.verify = seconds_since(t0);
@@ -231,42 +153,16 @@ RunReport run_on(const RunOptions& opt) {
   } else {
     reserve.join();
     if (reserve_error) std::rethrow_exception(reserve_error);
-    rep.seconds.copy_back = copy_back_and_write(d, out, rep.write_threads, opt.result_chunk_bytes);
+    rep.seconds.copy_back = copy_back_in_chunks(
+        d, opt.result_chunk_bytes, [&](const int32_t* rows, int64_t first, int64_t count, int64_t ld) {
+          out.write_rows(rows, first, count, rep.vertices, ld, rep.write_threads);
+        });
   }
   out.commit();
   rep.written = true;
   rep.seconds.write = seconds_since(t0) - rep.seconds.copy_back;
   rep.seconds.total = seconds_since(t_start);
   return rep;
-}
-
-template <class E>
-struct SpaceTag {
-  using type = E;
-};
-
-// Calls f(SpaceTag<ExecSpace>{}) for the execution space named `backend`.
-template <class F>
-auto dispatch(const std::string& backend, F&& f) {
-  const std::string name = backend.empty() ? Kokkos::DefaultExecutionSpace::name() : backend;
-  auto is = [&](const char* n) {
-    std::string a = name, b = n;
-    std::transform(a.begin(), a.end(), a.begin(), ::tolower);
-    std::transform(b.begin(), b.end(), b.begin(), ::tolower);
-    return a == b;
-  };
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (is(Kokkos::Cuda::name())) return f(SpaceTag<Kokkos::Cuda>{});
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  if (is(Kokkos::OpenMP::name())) return f(SpaceTag<Kokkos::OpenMP>{});
-#endif
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (is(Kokkos::Serial::name())) return f(SpaceTag<Kokkos::Serial>{});
-#endif
-  std::string list;
-  for (const auto& b : enabled_backends()) list += (list.empty() ? "" : ", ") + b;
-  throw std::invalid_argument("backend '" + name + "' is not enabled in this build (enabled: " + list + ")");
 }
 
 }  // namespace
@@ -286,6 +182,14 @@ std::vector<std::string> enabled_backends() {
   add(Kokkos::Serial::name());
 #endif
   return names;
+}
+
+int visible_gpus() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return BackendTraits<Kokkos::Cuda>::visible_devices();
+#else
+  return 0;
+#endif
 }
 
 int64_t host_memory_available() {

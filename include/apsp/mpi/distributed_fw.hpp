@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Blocked Floyd-Warshall over the ranks of an MPI communicator, each holding a contiguous
+// block of tile rows (TileRowPartition), with the single-device phase kernels.
+//
+// Round k: the owner of tile row k has already run phase 1 and the pivot row's phase 2, and
+// the pivot row block (B x n int32) has been broadcast. Every rank then runs phase 2 on the
+// pivot column's tiles of its rows and phase 3 on its other tiles. Look-ahead: the owner of
+// tile row k + 1 first finishes that row for round k and opens round k + 1 (phase 1, pivot row),
+// so that the next pivot row travels while phase 3 of round k runs on the device.
+//
+// Per rank and round, one broadcast of 4 B n bytes (every rank receives it once; the owner
+// sends it). When MPI cannot read device memory, the row is staged through pinned host
+// memory on a second stream, also overlapped with phase 3.
+#pragma once
+
+#include <mpi.h>
+#include <Kokkos_Core.hpp>
+
+#include <climits>
+#include <cstdint>
+#include <vector>
+
+#include "apsp/blocked_fw.hpp"
+#include "apsp/distance_matrix.hpp"
+#include "apsp/tile_row_partition.hpp"
+
+namespace apsp::mpi {
+
+template <class ExecSpace>
+class DistributedFloydWarshall {
+ public:
+  using Solver = BlockedFloydWarshall<ExecSpace>;
+  using Matrix = DistanceMatrix<ExecSpace>;
+  using RowBlock = typename Solver::RowBlock;
+  using Traits = BackendTraits<ExecSpace>;
+
+  struct Seconds {
+    double phase[3] = {0, 0, 0};  ///< when timed: summed over rounds, a fence after each phase
+    double mpi = 0;               ///< blocked in MPI_Bcast
+    double staging = 0;           ///< waiting for pivot-row copies between device and host
+  };
+
+  /// `direct`: MPI reads and writes the matrix's memory itself (a host backend, or CUDA-aware
+  /// MPI); otherwise pivot rows travel through pinned host memory.
+  DistributedFloydWarshall(MPI_Comm comm, const Matrix& local, const TileRowPartition& part, bool direct)
+      : comm_(comm), local_(local), part_(part), direct_(direct), compute_(), copy_(second_instance()) {
+    MPI_Comm_rank(comm, &rank_);
+    const size_t row_block = size_t(local.block) * size_t(local.n);
+    for (auto& p : pivot_)
+      p = DeviceRow(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::mpi::pivot_row"), row_block);
+    if (!direct_) staging_ = HostRow(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::mpi::staging"), row_block);
+  }
+
+  /// Bytes this class allocates: two pivot row blocks where the matrix lives, and one
+  /// in pinned host memory unless MPI reads device memory.
+  static int64_t buffer_bytes(int64_t vertices, int block, bool on_device) {
+    return (on_device ? 2 : 1) * int64_t(block) * padded_size(vertices, block) * int64_t(sizeof(int32_t));
+  }
+
+  /// Runs every round; `after_round(done, rounds)` is called after each round's work is
+  /// enqueued. Returns after a fence.
+  template <class AfterRound>
+  void solve(Seconds& s, bool time_phases, AfterRound&& after_round) {
+    seconds_ = &s;
+    time_phases_ = time_phases;
+    const RowBlock rb = Solver::whole(local_);
+    const int rounds = local_.blocks();
+    if (owns(0)) {
+      open_round(rb, 0);
+      compute_.fence();
+      stage_out(rb, 0);
+    }
+    share_pivot_row(0);
+    for (int k = 0; k < rounds; ++k) {
+      // Round k - 1 is done, so its pivot buffer may now receive round k + 1's row.
+      compute_.fence();
+      const int32_t* pivot = owns(k) ? own_row(rb, k) : pivot_[k % 2].data();
+      timed(1, [&] { Solver::phase2(rb, k, pivot, false, true, compute_); });
+      const bool next = k + 1 < rounds;
+      if (next && owns(k + 1)) {
+        const int j = k + 1;  // finish tile row j for round k, then open round j
+        timed(2, [&] { Solver::phase3(sub(rb, j, 1), k, pivot, compute_); });
+        open_round(rb, j);
+        compute_.fence();  // row j is final for round j: it may leave while phase 3 runs
+        stage_out(rb, j);
+        timed(2, [&] {
+          Solver::phase3(sub(rb, rb.first_tile, j - rb.first_tile), k, pivot, compute_);
+          Solver::phase3(sub(rb, j + 1, rb.first_tile + rb.row_tiles - j - 1), k, pivot, compute_);
+        });
+      } else {
+        timed(2, [&] { Solver::phase3(rb, k, pivot, compute_); });
+      }
+      if (next) share_pivot_row(k + 1);
+      after_round(k + 1, rounds);
+    }
+    compute_.fence();
+  }
+
+ private:
+  using DeviceRow = Kokkos::View<int32_t*, typename ExecSpace::memory_space>;
+  using HostRow = Kokkos::View<int32_t*, typename Traits::HostStagingSpace>;
+
+  static ExecSpace second_instance() {
+#if KOKKOS_VERSION >= 40000
+    constexpr bool on_host =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+    if constexpr (!on_host) return Kokkos::Experimental::partition_space(ExecSpace(), 1)[0];
+#endif
+    return ExecSpace();
+  }
+
+  bool owns(int k) const { return part_.owner(k) == rank_; }
+  static int32_t* own_row(const RowBlock& rb, int k) { return rb.rows + int64_t(k - rb.first_tile) * rb.block * rb.n; }
+  static RowBlock sub(const RowBlock& rb, int first_tile, int tiles) {
+    return RowBlock{own_row(rb, first_tile), first_tile, tiles, rb.n, rb.block};
+  }
+  using RowView = Kokkos::View<int32_t*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>;
+  static RowView row_view(const RowBlock& rb, int k) {
+    return RowView(own_row(rb, k), size_t(rb.block) * size_t(rb.n));
+  }
+
+  // Phase 1 and the pivot row's phase 2 of round k, on the owner of tile row k.
+  void open_round(const RowBlock& rb, int k) {
+    timed(0, [&] { Solver::phase1(rb, k, compute_); });
+    timed(1, [&] { Solver::phase2(rb, k, own_row(rb, k), true, false, compute_); });
+  }
+
+  // The owner of tile row k, once the row is final (fenced): starts its copy to pinned host
+  // memory on the second instance, unless MPI reads it where it is.
+  void stage_out(const RowBlock& rb, int k) {
+    if (!direct_) Kokkos::deep_copy(copy_, staging_, row_view(rb, k));
+  }
+
+  // Round k's pivot row block from its owner to every rank: the owner's copy lies in its rows
+  // (fenced, and on its way to the staging buffer when not direct); the others receive it into
+  // pivot_[k % 2].
+  void share_pivot_row(int k) {
+    const int root = part_.owner(k);
+    const RowBlock rb = Solver::whole(local_);
+    const int64_t count = int64_t(local_.block) * local_.n;
+    Kokkos::Timer t;
+    if (direct_) {
+      broadcast(root == rank_ ? own_row(rb, k) : pivot_[k % 2].data(), count, root);
+      seconds_->mpi += t.seconds();
+      return;
+    }
+    if (root == rank_) copy_.fence();
+    seconds_->staging += t.seconds();
+    t.reset();
+    broadcast(staging_.data(), count, root);
+    seconds_->mpi += t.seconds();
+    if (root != rank_) {
+      t.reset();
+      Kokkos::deep_copy(copy_, pivot_[k % 2], staging_);
+      copy_.fence();
+      seconds_->staging += t.seconds();
+    }
+  }
+
+  void broadcast(int32_t* data, int64_t count, int root) const {
+    for (int64_t at = 0; at < count; at += INT_MAX / 2) {
+      const int part = static_cast<int>(std::min<int64_t>(INT_MAX / 2, count - at));
+      MPI_Bcast(data + at, part, MPI_INT32_T, root, comm_);
+    }
+  }
+
+  template <class F>
+  void timed(int phase, F&& f) {
+    if (!time_phases_) return f();
+    Kokkos::Timer t;
+    f();
+    compute_.fence();
+    seconds_->phase[phase] += t.seconds();
+  }
+
+  MPI_Comm comm_;
+  const Matrix& local_;
+  TileRowPartition part_;
+  bool direct_;
+  int rank_ = 0;
+  ExecSpace compute_, copy_;
+  DeviceRow pivot_[2];
+  HostRow staging_;
+  Seconds* seconds_ = nullptr;
+  bool time_phases_ = false;
+};
+
+}  // namespace apsp::mpi

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// MPI for the lifetime of main(). MPI is initialised only when an MPI launcher (mpirun,
+// mpiexec, srun) started the process, so that a plain `./apsp_kokkos in out` never touches
+// it. This header does not need <mpi.h>; in a build without MPI the runtime is never active.
+#pragma once
+
+#include <string>
+
+namespace apsp::mpi {
+
+/// True when this build has the MPI layer.
+bool built_with_mpi();
+
+/// Processes in the job that started this one, as the launcher's environment says (Open MPI,
+/// MPICH/Hydra, PMI, Slurm); 1 when the process was started on its own.
+int launched_world_size();
+
+class Runtime {
+ public:
+  /// Initialises MPI (thread level FUNNELED: only the main thread calls MPI) when the
+  /// process was started by a launcher and the build has MPI.
+  Runtime(int* argc, char*** argv);
+  ~Runtime();  ///< MPI_Finalize
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  bool active() const { return active_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  /// Rank among the processes on this node, and their number (MPI_COMM_TYPE_SHARED).
+  int local_rank() const { return local_rank_; }
+  int local_size() const { return local_size_; }
+  /// Nodes in the job (processes with local rank 0).
+  int nodes() const { return nodes_; }
+
+  /// Ends every process of the job with `code` (for a failure that not every rank saw).
+  [[noreturn]] void abort(int code) const;
+
+ private:
+  bool active_ = false;
+  int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1, nodes_ = 1;
+};
+
+/// True when the MPI library says it reads and writes CUDA device memory itself (Open MPI's
+/// MPIX_Query_cuda_support); false when unknown.
+bool cuda_aware();
+
+/// Set when a failure was agreed on by every rank (each throws the same error, rank 0 reports
+/// it); a failure that is not agreed must end the job with abort().
+bool failure_agreed();
+void set_failure_agreed();
+
+}  // namespace apsp::mpi

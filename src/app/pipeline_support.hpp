@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Pieces shared by the single-device pipeline (pipeline.cpp) and the distributed one
+// (src/mpi/distributed_pipeline.cpp): timing, profiling regions, backend dispatch, the
+// copy of a result back to the host in chunks.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "apsp/distance_matrix.hpp"
+#include "apsp/pipeline.hpp"
+
+namespace apsp::Impl {
+
+using Clock = std::chrono::steady_clock;
+inline double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+inline std::string gigabytes(int64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
+  return buf;
+}
+
+/// A Kokkos Tools region (shows in SpaceTimeStack and similar reports).
+struct ScopedRegion {
+  explicit ScopedRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
+  ~ScopedRegion() { Kokkos::Profiling::popRegion(); }
+  ScopedRegion(const ScopedRegion&) = delete;
+  ScopedRegion& operator=(const ScopedRegion&) = delete;
+};
+
+template <class ExecSpace>
+constexpr bool host_is_device() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+}
+
+inline int default_write_threads(int requested) {
+  return requested > 0 ? requested : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+}
+
+/// Rows of `d` that are rows of the V x V result (not padding).
+template <class ExecSpace>
+int64_t result_rows(const DistanceMatrix<ExecSpace>& d) {
+  return std::clamp<int64_t>(d.vertices - d.first_row, 0, d.rows);
+}
+
+/// Test hook: changes entry (row, col) of the result, if `d` holds that row, so that the
+/// self-check has something to catch.
+template <class ExecSpace>
+void perturb_entry(const DistanceMatrix<ExecSpace>& d, int64_t row, int64_t col) {
+  if (row < 0 || row >= d.vertices || col < 0 || col >= d.vertices)
+    throw std::invalid_argument("perturbed entry (" + std::to_string(row) + ", " + std::to_string(col) +
+                                ") is outside the matrix");
+  if (row < d.first_row || row >= d.first_row + d.rows) return;
+  const size_t at = static_cast<size_t>((row - d.first_row) * d.n + col);
+  auto one = Kokkos::subview(d.data, std::make_pair(at, at + 1));
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), one);
+  host(0) = host(0) == 0 ? 1 : host(0) - 1;
+  Kokkos::deep_copy(one, host);
+}
+
+/// Global row `s` of the result (V int32), which `d` holds.
+template <class ExecSpace>
+std::vector<int32_t> result_row(const DistanceMatrix<ExecSpace>& d, int64_t s) {
+  std::vector<int32_t> row(static_cast<size_t>(d.vertices));
+  Kokkos::View<int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(row.data(), row.size());
+  const size_t at = static_cast<size_t>((s - d.first_row) * d.n);
+  Kokkos::deep_copy(host, Kokkos::subview(d.data, std::make_pair(at, at + size_t(d.vertices))));
+  return row;
+}
+
+// Device backends bring the result back in chunks of about this many bytes, through two
+// pinned buffers, so that one chunk's copy overlaps the previous chunk's write.
+inline constexpr int64_t kResultChunkBytes = int64_t(256) << 20;
+
+inline int64_t result_chunk_rows(int64_t vertices, int block, int64_t chunk_bytes) {
+  const int64_t n = padded_size(vertices, block);
+  if (chunk_bytes <= 0) chunk_bytes = kResultChunkBytes;
+  return std::max<int64_t>(1, std::min<int64_t>(vertices, chunk_bytes / (n * int64_t(sizeof(int32_t)))));
+}
+
+/// Pinned host memory the chunked copy-back needs.
+inline int64_t result_chunk_bytes(int64_t vertices, int block, int64_t chunk_bytes) {
+  return 2 * result_chunk_rows(vertices, block, chunk_bytes) * padded_size(vertices, block) * int64_t(sizeof(int32_t));
+}
+
+/// Copies the result rows `d` holds back to the host in row chunks through two pinned
+/// buffers, handing chunk c to `write(data, first_global_row, rows, ld)` while chunk c + 1 is
+/// in flight. Returns the seconds spent waiting for copies.
+template <class ExecSpace, class Write>
+double copy_back_in_chunks(const DistanceMatrix<ExecSpace>& d, int64_t chunk_bytes, Write&& write) {
+  using Staging = Kokkos::View<int32_t*, typename BackendTraits<ExecSpace>::HostStagingSpace>;
+  const int64_t n = d.n, v = result_rows(d), chunk = result_chunk_rows(d.vertices, d.block, chunk_bytes);
+  if (v == 0) return 0;
+  Staging buf[2] = {
+      Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_0"), size_t(chunk * n)),
+      Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_1"), size_t(chunk * n))};
+  ExecSpace exec;
+  auto start_copy = [&](int64_t r0, Staging& dst) {
+    const int64_t r1 = std::min(v, r0 + chunk);
+    Kokkos::deep_copy(exec, Kokkos::subview(dst, std::make_pair<size_t, size_t>(0, size_t((r1 - r0) * n))),
+                      Kokkos::subview(d.data, std::make_pair(size_t(r0 * n), size_t(r1 * n))));
+  };
+  double waited = 0;
+  start_copy(0, buf[0]);
+  for (int64_t r0 = 0, c = 0; r0 < v; r0 += chunk, ++c) {
+    const auto t0 = Clock::now();
+    exec.fence();
+    waited += seconds_since(t0);
+    if (r0 + chunk < v) start_copy(r0 + chunk, buf[(c + 1) % 2]);
+    write(buf[c % 2].data(), d.first_row + r0, std::min(chunk, v - r0), n);
+  }
+  return waited;
+}
+
+template <class E>
+struct SpaceTag {
+  using type = E;
+};
+
+/// Calls f(SpaceTag<ExecSpace>{}) for the execution space named `backend` ("" = default).
+template <class F>
+auto dispatch(const std::string& backend, F&& f) {
+  const std::string name = backend.empty() ? Kokkos::DefaultExecutionSpace::name() : backend;
+  auto is = [&](const char* n) {
+    std::string a = name, b = n;
+    std::transform(a.begin(), a.end(), a.begin(), ::tolower);
+    std::transform(b.begin(), b.end(), b.begin(), ::tolower);
+    return a == b;
+  };
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (is(Kokkos::Cuda::name())) return f(SpaceTag<Kokkos::Cuda>{});
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if (is(Kokkos::OpenMP::name())) return f(SpaceTag<Kokkos::OpenMP>{});
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if (is(Kokkos::Serial::name())) return f(SpaceTag<Kokkos::Serial>{});
+#endif
+  std::string list;
+  for (const auto& b : enabled_backends()) list += (list.empty() ? "" : ", ") + b;
+  throw std::invalid_argument("backend '" + name + "' is not enabled in this build (enabled: " + list + ")");
+}
+
+}  // namespace apsp::Impl

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "apsp/mpi/runtime.hpp"
+
+#include <cstdlib>
+#include <string>
+
+#if defined(APSP_HAVE_MPI)
+#include <mpi.h>
+#if defined(OPEN_MPI) && __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support
+#endif
+#endif
+
+namespace apsp::mpi {
+
+namespace {
+bool agreed = false;
+
+int env_int(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::atoi(v) : 0;
+}
+}  // namespace
+
+bool built_with_mpi() {
+#if defined(APSP_HAVE_MPI)
+  return true;
+#else
+  return false;
+#endif
+}
+
+int launched_world_size() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS", "SLURM_STEP_NUM_TASKS"})
+    if (const int n = env_int(name); n > 0) return n;
+  // PMIx (e.g. srun --mpi=pmix) names the rank but not always the size.
+  return std::getenv("PMIX_RANK") != nullptr ? 2 : 1;
+}
+
+Runtime::Runtime(int* argc, char*** argv) {
+#if defined(APSP_HAVE_MPI)
+  const bool launched = std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMI_SIZE") != nullptr ||
+                        std::getenv("PMI_RANK") != nullptr || std::getenv("PMIX_RANK") != nullptr;
+  if (!launched) return;
+  int provided = 0;
+  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  active_ = true;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &local_rank_);
+  MPI_Comm_size(node, &local_size_);
+  MPI_Comm_free(&node);
+  int leader = local_rank_ == 0 ? 1 : 0;
+  MPI_Allreduce(&leader, &nodes_, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+#else
+  (void)argc;
+  (void)argv;
+#endif
+}
+
+Runtime::~Runtime() {
+#if defined(APSP_HAVE_MPI)
+  if (active_) MPI_Finalize();
+#endif
+}
+
+void Runtime::abort(int code) const {
+#if defined(APSP_HAVE_MPI)
+  if (active_) MPI_Abort(MPI_COMM_WORLD, code);
+#endif
+  std::exit(code);
+}
+
+bool cuda_aware() {
+#if defined(APSP_HAVE_MPI) && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
+
+bool failure_agreed() { return agreed; }
+void set_failure_agreed() { agreed = true; }
+
+}  // namespace apsp::mpi
