@@ -50,6 +50,9 @@ def run_once(cmd):
         sys.exit(f"no RESULT line from: {shlex.join(cmd)}\n{p.stdout}\n{p.stderr}")
     fields = dict(kv.split("=", 1) for kv in m.group(1).split())
     stages = dict(re.findall(r"apsp_kokkos: (\w+(?: back)?)\s+([0-9.]+) s", p.stderr))
+    mpi = re.search(r"MPI\s+([0-9.]+) s in broadcasts, ([0-9.]+) s staging", p.stderr)
+    if mpi:
+        stages["mpi"], stages["staging"] = mpi.groups()
     return fields, stages
 
 
@@ -92,7 +95,8 @@ def main():
             total = statistics.median(float(f["total_s"]) for f, _ in runs)
             stages = {k: statistics.median(float(s[k]) for _, s in runs) for k in runs[0][1]}
             f0 = runs[0][0]
-            rows.append(dict(V=v, E=int(f0["E"]), backend=f0["backend"], conc=f0["concurrency"], block=int(f0["block"]),
+            rows.append(dict(V=v, E=int(f0["E"]), backend=f0["backend"], ranks=int(f0.get("ranks", 1)),
+                             conc=f0["concurrency"], block=int(f0["block"]),
                              solve=solve, total=total, stages=stages, relax_solve=v**3 / solve,
                              relax_total=v**3 / total))
             print(f"  V={v} block={f0['block']}: solve {solve:.3f} s, total {total:.3f} s "
@@ -103,14 +107,14 @@ def main():
     rev = commit()
     print(f"\ndevice: {dev}   commit: {rev}   date: {date}   output to: {args.out_dir}   "
           f"repeats: {args.repeats} (median)")
-    hdr = f"{'V':>7} {'backend':>8} {'conc':>6} {'B':>4} {'solve s':>9} {'total s':>9} {'solve relax/s':>14} " \
+    hdr = f"{'V':>7} {'backend':>8} {'ranks':>5} {'conc':>6} {'B':>4} {'solve s':>9} {'total s':>9} {'solve relax/s':>14} " \
           f"{'total relax/s':>14}"
     if args.ceiling:
         hdr += f" {'% ceiling':>10}"
     hdr += "  stages (s)"
     print(hdr)
     for r in rows:
-        line = f"{r['V']:>7} {r['backend']:>8} {r['conc']:>6} {r['block']:>4} {r['solve']:>9.3f} {r['total']:>9.3f} " \
+        line = f"{r['V']:>7} {r['backend']:>8} {r['ranks']:>5} {r['conc']:>6} {r['block']:>4} {r['solve']:>9.3f} {r['total']:>9.3f} " \
                f"{r['relax_solve']:>14.3e} {r['relax_total']:>14.3e}"
         if args.ceiling:
             line += f" {100 * r['relax_solve'] / args.ceiling:>9.1f}%"
@@ -118,7 +122,7 @@ def main():
         print(line)
     print("\nMarkdown rows (docs/results.md):")
     for r in rows:
-        print(f"| {dev} | {date} | {rev} | {r['V']} | {r['E']} | {r['backend']} ({r['conc']}) | {r['block']} | "
+        print(f"| {dev} | {date} | {rev} | {r['V']} | {r['E']} | {r['backend']} ({r['conc']}) | {r['ranks']} | {r['block']} | "
               f"{r['solve']:.3f} | {r['total']:.3f} | {r['relax_solve']:.3e} | {r['relax_total']:.3e} | "
               f"{args.out_dir} |")
 

@@ -8,7 +8,9 @@
 # Kokkos_ROOT must be a CUDA-enabled Kokkos (its nvcc_wrapper compiles the project); it is
 # needed only when BUILD_DIR holds no build yet. Environment: BLOCKS (block sizes, default
 # the backend's), REPEATS (3), SKIP_TESTS=1, OUT_DIR (/dev/shm), CEILING (1.67e13 relax/s,
-# the H100/H200 VIADDMNMX instruction ceiling).
+# the H100/H200 VIADDMNMX instruction ceiling), GPU_COUNTS (e.g. "1 2": also time each V
+# with one MPI rank per GPU; default 1), MPIEXEC ("mpirun"), MPIEXEC_FLAGS (extra launcher
+# flags, e.g. --allow-run-as-root).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$here/build-cuda}
@@ -42,9 +44,24 @@ for v in 5000 11000; do
   else
     echo "V=$v: Cuda output DIFFERS from OpenMP output"; exit 1
   fi
+  for gpus in ${GPU_COUNTS:-1}; do
+    [ "$gpus" -gt 1 ] || continue
+    ${MPIEXEC:-mpirun} ${MPIEXEC_FLAGS:-} -np "$gpus" "$build/apsp_kokkos" -q --backend Cuda "$g" "$work/apsp_cmp_mpi.out"
+    if cmp -s "$work/apsp_cmp_mpi.out" "$work/apsp_cmp_omp.out"; then
+      echo "V=$v: Cuda output on $gpus GPUs (MPI) == OpenMP output"
+    else
+      echo "V=$v: Cuda output on $gpus GPUs (MPI) DIFFERS from OpenMP output"; exit 1
+    fi
+    rm -f "$work/apsp_cmp_mpi.out"
+  done
   rm -f "$g" "$work/apsp_cmp_cuda.out" "$work/apsp_cmp_omp.out"
 done
 
 read -r -a blocks <<< "${BLOCKS:-0}"
-python3 "$here/scripts/bench.py" --build "$build" --backend Cuda --sizes ${sizes[@]} --block-sizes "${blocks[@]}" \
-  --repeats "${REPEATS:-3}" --work-dir "$work" --out-dir "$work" --ceiling "${CEILING:-1.67e13}"
+for gpus in ${GPU_COUNTS:-1}; do
+  launcher=""
+  [ "$gpus" -gt 1 ] && launcher="${MPIEXEC:-mpirun} ${MPIEXEC_FLAGS:-} -np $gpus"
+  python3 "$here/scripts/bench.py" --build "$build" --backend Cuda --sizes ${sizes[@]} --block-sizes "${blocks[@]}" \
+    --repeats "${REPEATS:-3}" --work-dir "$work" --out-dir "$work" --ceiling "${CEILING:-1.67e13}" \
+    --launcher "$launcher"
+done

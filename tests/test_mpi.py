@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""apsp_kokkos under a real MPI launch with --np ranks, on every backend the build enables:
+the output is byte-identical to one process (V smaller than P*B, V not a multiple of B, long
+paths across ranks), the conformance hashes hold, bad input makes every rank exit non-zero
+with one message and no output file, and the self-check and the JSON record work."""
+import argparse
+import hashlib
+import json
+import os
+import re
+import shlex
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from test_cli import read_graph, read_matrix, scipy_apsp, write_graph, write_words
+
+ARGS = None
+# Each rank reports its own exit status on stderr and leaves with 0, so that the launcher
+# does not end the other ranks early (as Open MPI does once one exits non-zero) and a test
+# sees every rank's status.
+RANK_EXIT = re.compile(r"^apsp-test: rank (\d+) exit (\d+)$", re.M)
+WRAPPER = '"$0" "$@"; echo "apsp-test: rank ${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-?}} exit $?" >&2'
+
+
+def launcher():
+    return [ARGS.mpiexec, *shlex.split(ARGS.mpiexec_flags), "-np", str(ARGS.np)]
+
+
+def mpirun(*args):
+    """Runs apsp_kokkos on ARGS.np ranks; returns (process, exit status of each rank)."""
+    p = subprocess.run([*launcher(), "sh", "-c", WRAPPER, ARGS.exe, *map(str, args)], capture_output=True, text=True)
+    exits = {int(r): int(c) for r, c in RANK_EXIT.findall(p.stderr)}
+    return p, exits
+
+
+def mpirun_plain(*args):
+    """Runs apsp_kokkos on ARGS.np ranks, as a user would; returns the launcher's status."""
+    return subprocess.run([*launcher(), ARGS.exe, *map(str, args)], capture_output=True, text=True).returncode
+
+
+def single(*args):
+    p = subprocess.run([ARGS.exe, *map(str, args)], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise AssertionError(f"{args}: {p.stderr}")
+
+
+def backends():
+    return subprocess.run([ARGS.exe, "--list-backends"], capture_output=True, text=True, check=True).stdout.split()
+
+
+def error_lines(stderr):
+    return [line for line in stderr.splitlines() if line.startswith("apsp_kokkos: error:")]
+
+
+class SameAsOneProcess(unittest.TestCase):
+    def check(self, v, gen_args, extra=(), against_scipy=False):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            subprocess.run([ARGS.gen, "-n", str(v), *map(str, gen_args), g], check=True, capture_output=True)
+            ref = os.path.join(tmp, "one_process")
+            single("--quiet", *extra, g, ref)
+            with open(ref, "rb") as f:
+                expected = f.read()
+            if against_scipy:
+                vv, edges = read_graph(g)
+                self.assertTrue((read_matrix(ref, vv) == scipy_apsp(vv, edges)).all())
+            for backend in backends():
+                out = os.path.join(tmp, f"out_{backend}")
+                p, exits = mpirun("--quiet", "--backend", backend, *extra, g, out)
+                self.assertEqual(sorted(exits.items()), [(r, 0) for r in range(ARGS.np)], p.stderr)
+                with open(out, "rb") as f:
+                    self.assertTrue(f.read() == expected, f"{backend}, {ARGS.np} ranks, V={v} {extra}")
+            self.assertEqual([n for n in os.listdir(tmp) if ".tmp." in n], [])
+
+    def test_v_not_a_multiple_of_the_block(self):
+        self.check(1003, ["--seed", 11], against_scipy=True)
+        self.check(1003, ["--seed", 12], extra=["--block-size", 16])
+
+    def test_fewer_tile_rows_than_ranks(self):
+        # V < P * B: 3 tile rows of 16 (or 2 of the default B) for up to 4 ranks.
+        self.check(40, ["--seed", 13, "-e", 300], extra=["--block-size", 16], against_scipy=True)
+        self.check(100, ["--seed", 14])
+        self.check(1, ["-e", 0])
+
+    def test_long_paths_cross_every_rank(self):
+        self.check(301, ["--shape", "chain", "--max-weight", 1000], extra=["--block-size", 16], against_scipy=True)
+
+    def test_unreachable_pairs(self):
+        self.check(211, ["--shape", "components", "--components", 3, "-e", 2000, "--seed", 3],
+                   extra=["--block-size", 16])
+
+
+class Conformance(unittest.TestCase):
+    def test_sixteen_cases_match_their_hashes(self):
+        sums = {}
+        with open(os.path.join(ARGS.conformance, "SHA256SUMS")) as f:
+            for line in f:
+                digest, name = line.split()
+                sums[name] = digest
+        self.assertEqual(len(sums), 16)
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, digest in sorted(sums.items()):
+                out = os.path.join(tmp, name)
+                p, exits = mpirun("--quiet", "--block-size", 16, os.path.join(ARGS.conformance, name[: -len(".out")]), out)
+                self.assertEqual(sorted(exits.items()), [(r, 0) for r in range(ARGS.np)], p.stderr)
+                with open(out, "rb") as f:
+                    self.assertEqual(hashlib.sha256(f.read()).hexdigest(), digest, f"{name}, {ARGS.np} ranks")
+
+
+class BadInput(unittest.TestCase):
+    """Every rank exits with the same non-zero status, one error line in all, and the output
+    path untouched (not created, or an existing file kept; no temporary file left)."""
+
+    def expect_refused(self, input_path, words, extra=(), status=2, out_dir=None):
+        for existing in (False, True):
+            with tempfile.TemporaryDirectory() as outdir:
+                out = os.path.join(out_dir or outdir, "out.bin")
+                if existing and out_dir is None:
+                    write_words(out, [123, 456])
+                p, exits = mpirun(*extra, input_path, out)
+                self.assertEqual(sorted(exits.items()), [(r, status) for r in range(ARGS.np)], p.stderr)
+                errors = error_lines(p.stderr)
+                self.assertEqual(len(errors), 1, p.stderr)
+                for w in words:
+                    self.assertIn(str(w), errors[0])
+                self.assertEqual(p.stdout, "")
+                if existing and out_dir is None:
+                    with open(out, "rb") as f:
+                        self.assertEqual(f.read(), struct.pack("<2i", 123, 456))
+                    self.assertEqual(os.listdir(outdir), ["out.bin"])
+                else:
+                    self.assertEqual(os.listdir(outdir), [])
+        self.assertEqual(mpirun_plain(*extra, input_path, out), status)
+
+    def graph_file(self, tmp, words):
+        path = os.path.join(tmp, "bad.bin")
+        write_words(path, words)
+        return path
+
+    def test_header_rules(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.expect_refused(self.graph_file(tmp, [4, 13]), ["E = 13", "V*(V-1) = 12"])
+            self.expect_refused(self.graph_file(tmp, [4, 2, 0, 1, 5]), ["20 bytes", "truncated"])
+        self.expect_refused("/nonexistent/graph.bin", ["/nonexistent/graph.bin", "cannot open"])
+
+    def test_bad_edge_far_into_the_list(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            v = 200
+            edges = [(i, (i + 1) % v, 3) for i in range(v)]
+            edges[150] = (150, 200, 3)  # dst out of range, in the rows of a later rank
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, v, edges)
+            self.expect_refused(g, ["edge 150", "dst = 200"], extra=["--block-size", 16])
+
+    def test_weight_breaking_the_bound(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.expect_refused(self.graph_file(tmp, [3, 1, 0, 1, 536870912]), ["edge 0", "536870911"])
+
+    def test_too_large_for_memory(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 3000, [(0, 1, 1)])
+            self.expect_refused(g, ["V = 3000", "per rank", "available"], extra=["--max-host-memory", "1MB"])
+
+    def test_bad_options(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 3, [(0, 1, 1)])
+            self.expect_refused(g, ["block size 7"], extra=["--block-size", 7])
+            self.expect_refused(g, ["backend 'nosuch'"], extra=["--backend", "nosuch"])
+
+    def test_output_directory_missing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 3, [(0, 1, 1)])
+            self.expect_refused(g, ["does not exist"], out_dir=os.path.join(tmp, "no", "such"))
+
+
+class SelfCheckAndRecord(unittest.TestCase):
+    def test_verify_passes_and_json_names_the_ranks(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            subprocess.run([ARGS.gen, "-n", "300", "--seed", "5", g], check=True, capture_output=True)
+            rec = os.path.join(tmp, "run.json")
+            p, exits = mpirun("--verify", "--json", rec, "--block-size", 16, g, os.path.join(tmp, "out"))
+            self.assertEqual(sorted(exits.items()), [(r, 0) for r in range(ARGS.np)], p.stderr)
+            self.assertEqual(p.stdout.count("VERIFY PASSED (300 rows"), 1, p.stdout)
+            self.assertEqual(p.stdout.count("RESULT"), 1, p.stdout)
+            self.assertIn(f"ranks={ARGS.np} ", p.stdout)
+            if ARGS.np > 1:
+                self.assertIn(f"MPI: {ARGS.np} ranks", p.stderr)
+            with open(rec) as f:
+                r = json.load(f)
+            self.assertEqual(r["mpi_ranks"], ARGS.np)
+            self.assertEqual(r["verify"]["verdict"], "PASSED")
+            self.assertEqual(r["verify"]["rows_checked"], 300)
+            self.assertGreaterEqual(r["seconds"]["solve"], r["seconds"]["mpi_broadcast_wait"])
+
+    def test_verify_catches_a_wrong_entry_on_the_last_rank(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            subprocess.run([ARGS.gen, "-n", "300", "--seed", "6", g], check=True, capture_output=True)
+            out = os.path.join(tmp, "out")
+            # Row V - 1 is always checked and lies on the last rank that holds rows.
+            p, exits = mpirun("--verify=4", "--test-perturb-entry", "299,7", "--block-size", 16, g, out)
+            self.assertEqual(sorted(exits.items()), [(r, 1) for r in range(ARGS.np)], p.stderr)
+            self.assertEqual(p.stdout.count("VERIFY FAILED: d(299, 7)"), 1, p.stdout)
+            self.assertEqual(sorted(os.listdir(tmp)), ["g.bin"])
+            self.assertEqual(mpirun_plain("--verify=4", "--test-perturb-entry", "299,7", g, out), 1)
+            self.assertEqual(sorted(os.listdir(tmp)), ["g.bin"])
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--exe", required=True)
+    parser.add_argument("--gen", required=True)
+    parser.add_argument("--conformance", required=True)
+    parser.add_argument("--mpiexec", required=True)
+    parser.add_argument("--mpiexec-flags", default="")
+    parser.add_argument("--np", type=int, required=True)
+    ARGS, rest = parser.parse_known_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, range(os.cpu_count()))
+    unittest.main(argv=[sys.argv[0], "-v", *rest])
