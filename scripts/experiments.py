@@ -5,7 +5,9 @@
   1. time distribution of a run (read, build, solve, verify, copy back, write) for each V;
   2. time by phase (pivot, pivot row and column, the rest) for each V;
   3. scalability over the input size: solve and whole-run relaxations per second against V;
-  4. the blocking factor: solve rate and the matrix traffic it implies, for each block size.
+  4. the blocking factor: solve rate and the matrix traffic it implies, for each block size;
+  5. with --ranks: scalability over the number of MPI ranks (one GPU each), and the time
+     distribution of the runs on the most ranks, communication included.
 
 Every run goes through `apsp_kokkos --json`, so the figures come from the program's own records
 (kept in OUT/records.jsonl). The launcher and the lists of sizes are parameters, so the same
@@ -15,6 +17,11 @@ script runs on a cluster:
   scripts/experiments.py --build build-cuda --backend Cuda --sizes 10000 20000 40000 \\
       --block-sizes 32 64 --block-v 20000 --out docs/figures/h200
   scripts/experiments.py --launcher "srun -n 1" ...
+  scripts/experiments.py --build build-cuda --backend Cuda --sizes 20000 40000 --ranks 1 2 \
+      --launcher "mpirun -np {ranks}" --out docs/figures/h200x2
+
+In the launcher, {ranks} stands for the rank count; one rank runs without the launcher (the
+single-device program, the baseline of the scaling figure).
 """
 import argparse
 import json
@@ -30,14 +37,17 @@ PHASES = [("pivot", "phase 1: pivot tile"), ("pivot_row_column", "phase 2: pivot
           ("remaining", "phase 3: all other tiles")]
 
 
-def run(args, v, block, tag):
+def run(args, v, block, tag, ranks=0):
     graph = os.path.join(args.work_dir, f"apsp_exp_v{v}_d{args.density}_s{args.seed}.bin")
     if not os.path.exists(graph):
         subprocess.run([os.path.join(args.build, "apsp_gen"), "-n", str(v), "-e", str(int(args.density * v * (v - 1))),
                         "--seed", str(args.seed), graph], check=True, capture_output=True)
     out = os.path.join(args.work_dir, "apsp_exp.out")
     record = os.path.join(args.work_dir, "apsp_exp.json")
-    cmd = [*shlex.split(args.launcher), os.path.join(args.build, "apsp_kokkos"), "--quiet", "--json", record]
+    launcher = args.launcher
+    if "{ranks}" in launcher:
+        launcher = launcher.format(ranks=ranks) if ranks > 1 else ""
+    cmd = [*shlex.split(launcher), os.path.join(args.build, "apsp_kokkos"), "--quiet", "--json", record]
     if args.backend:
         cmd += ["--backend", args.backend]
     if block:
@@ -90,9 +100,37 @@ def stacked_percent(records, parts, whole, ylabel, title, path):
 
 
 def figure_time_distribution(records, path):
-    parts = [(stage.replace("_", " "), lambda r, s=stage: r["seconds"].get(s, 0)) for stage in STAGES]
+    parts = []
+    for stage in STAGES:
+        if stage == "solve" and records[0].get("mpi_ranks", 1) > 1:
+            # Under MPI: the time blocked in pivot-row broadcasts, part of the solve (overlapped
+            # with phase 3 on a GPU).
+            parts.append(("solve", lambda r: r["seconds"]["solve"] - r["seconds"]["mpi_broadcast_wait"]))
+            parts.append(("MPI broadcast wait", lambda r: r["seconds"]["mpi_broadcast_wait"]))
+            continue
+        parts.append((stage.replace("_", " "), lambda r, s=stage: r["seconds"].get(s, 0)))
+    ranks = records[0].get("mpi_ranks", 1)
     stacked_percent(records, parts, lambda r: r["seconds"]["total"], "% of the whole run",
-                    "Time distribution of a run", path)
+                    "Time distribution of a run" + (f", {ranks} ranks" if ranks > 1 else ""), path)
+
+
+def figure_rank_scaling(records, path):
+    """Solve rate against ranks for each V, with the ideal (linear from one rank)."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for i, v in enumerate(sorted({r["V"] for r in records})):
+        rs = sorted((r for r in records if r["V"] == v), key=lambda r: r["mpi_ranks"])
+        xs = [r["mpi_ranks"] for r in rs]
+        rate = [r["relaxations_per_second"]["solve"] for r in rs]
+        ax.plot(xs, rate, "o-", color=f"C{i}", label=f"V = {v}")
+        ax.plot(xs, [rate[0] * x / xs[0] for x in xs], ":", color=f"C{i}")
+        for x, y in zip(xs[1:], rate[1:]):
+            ax.annotate(f"{y / (rate[0] * x / xs[0]) * 100:.0f} %", (x, y), textcoords="offset points",
+                        xytext=(6, -4), fontsize=8)
+    ax.set_xlabel("MPI ranks (one GPU each)")
+    ax.set_xticks(sorted({r["mpi_ranks"] for r in records}))
+    ax.set_ylabel("solve relaxations per second")
+    ax.set_ylim(bottom=0)
+    finish(fig, ax, "Scalability over the number of GPUs (dotted: linear; %: efficiency)", records, path)
 
 
 def figure_phases(records, path):
@@ -150,6 +188,8 @@ def main():
     ap.add_argument("--verify", type=int, default=0, help="rows to check per run (0: no check)")
     ap.add_argument("--ceiling", type=float, default=0, help="relax/s line in the scalability figure")
     ap.add_argument("--work-dir", default="/dev/shm")
+    ap.add_argument("--ranks", type=int, nargs="+", default=[],
+                    help="rank counts for the scaling experiment (the launcher takes {ranks})")
     ap.add_argument("--out", required=True, help="folder for records.jsonl and the PNG figures")
     ap.add_argument("--replot", action="store_true", help="draw the figures from OUT/records.jsonl, run nothing")
     args = ap.parse_args()
@@ -157,7 +197,7 @@ def main():
     if args.replot:
         with open(os.path.join(args.out, "records.jsonl")) as f:
             records = [json.loads(line) for line in f]
-        plot(args, [r for r in records if r["experiment"] == "size"], [r for r in records if r["experiment"] == "block"])
+        plot(args, *[[r for r in records if r["experiment"] == e] for e in ("size", "block", "ranks")])
         return
     # Runs inherit this process's CPU affinity; NumPy's BLAS (under matplotlib) can pin it to one
     # core, which would put every OpenMP thread of the solver there. So: all cores, and plotting
@@ -165,18 +205,23 @@ def main():
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, range(os.cpu_count()))
 
-    by_v = [run(args, v, 0, "size") for v in args.sizes]
-    bv = args.block_v or max(args.sizes)
-    by_b = [run(args, bv, b, "block") for b in args.block_sizes]
+    if args.ranks:  # the scaling experiment alone
+        by_v, by_b = [], []
+        by_r = [run(args, v, 0, "ranks", n) for n in args.ranks for v in args.sizes]
+    else:
+        by_v = [run(args, v, 0, "size") for v in args.sizes]
+        bv = args.block_v or max(args.sizes)
+        by_b = [run(args, bv, b, "block") for b in args.block_sizes]
+        by_r = []
     with open(os.path.join(args.out, "records.jsonl"), "w") as f:
-        for r in by_v + by_b:
+        for r in by_v + by_b + by_r:
             r["kokkos"].pop("configuration", None)
             f.write(json.dumps(r) + "\n")
-    plot(args, by_v, by_b)
-    print(f"{len(by_v) + len(by_b)} runs; figures in {args.out}")
+    plot(args, by_v, by_b, by_r)
+    print(f"{len(by_v) + len(by_b) + len(by_r)} runs; figures in {args.out}")
 
 
-def plot(args, by_v, by_b):
+def plot(args, by_v, by_b, by_r=()):
     global plt
     import matplotlib
 
@@ -184,10 +229,18 @@ def plot(args, by_v, by_b):
     import matplotlib.pyplot
 
     plt = matplotlib.pyplot
-    figure_time_distribution(by_v, os.path.join(args.out, "time_distribution.png"))
-    figure_phases(by_v, os.path.join(args.out, "phases.png"))
-    figure_scaling(by_v, os.path.join(args.out, "scaling_v.png"), args.ceiling)
-    figure_block_size(by_b, os.path.join(args.out, "block_size.png"))
+    if by_v:
+        figure_time_distribution(by_v, os.path.join(args.out, "time_distribution.png"))
+        figure_phases(by_v, os.path.join(args.out, "phases.png"))
+        figure_scaling(by_v, os.path.join(args.out, "scaling_v.png"), args.ceiling)
+    if by_b:
+        figure_block_size(by_b, os.path.join(args.out, "block_size.png"))
+    if by_r:
+        most = max(r["mpi_ranks"] for r in by_r)
+        figure_rank_scaling(by_r, os.path.join(args.out, "scaling_gpus.png"))
+        figure_time_distribution([r for r in by_r if r["mpi_ranks"] == most],
+                                 os.path.join(args.out, "time_distribution.png"))
+        figure_phases([r for r in by_r if r["mpi_ranks"] == most], os.path.join(args.out, "phases.png"))
 
 
 if __name__ == "__main__":

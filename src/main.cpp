@@ -177,6 +177,9 @@ int main(int argc, char* argv[]) {
   app.add_flag("--list-backends", "print the execution spaces this build enables and exit");
   app.add_option("--write-threads", opt.write_threads, "parallel writers for the output (default: up to 8)")
       ->check(CLI::PositiveNumber);
+  app.add_flag("--mpi-io", opt.mpi_io,
+               "under MPI, write the output through MPI-IO even when every rank is on one node (default there: "
+               "parallel copies into a shared mapping)");
   app.add_option("--max-host-memory", opt.host_memory_limit,
                  "host memory the run may use, e.g. 64GB (default: what the OS reports available)")
       ->transform(CLI::AsSizeValue(false));

@@ -89,6 +89,9 @@ class SameAsOneProcess(unittest.TestCase):
     def test_long_paths_cross_every_rank(self):
         self.check(301, ["--shape", "chain", "--max-weight", 1000], extra=["--block-size", 16], against_scipy=True)
 
+    def test_written_through_mpi_io(self):
+        self.check(500, ["--seed", 15], extra=["--block-size", 16, "--mpi-io"])
+
     def test_unreachable_pairs(self):
         self.check(211, ["--shape", "components", "--components", 3, "-e", 2000, "--seed", 3],
                    extra=["--block-size", 16])

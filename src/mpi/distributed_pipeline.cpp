@@ -155,7 +155,12 @@ RunReport run_distributed(const RunOptions& opt, const Runtime& rt) {
 
   // The temporary output exists from here on (removed again on any failure).
   const int64_t out_bytes = rep.vertices * rep.vertices * int64_t(sizeof(int32_t));
-  SharedOutputFile out(comm, opt.output, out_bytes);
+  // One node: ranks copy into a shared mapping, the node's writer threads split among them.
+  const bool mapped = rt.nodes() == 1 && !opt.mpi_io;
+  rep.write_threads = !mapped                 ? 1
+                      : opt.write_threads > 0 ? opt.write_threads
+                                              : std::max(1, default_write_threads(0) / rt.local_size());
+  SharedOutputFile out(comm, opt.output, out_bytes, mapped, rep.write_threads);
 
   // Build this rank's rows where it solves.
   t0 = Clock::now();
@@ -171,7 +176,6 @@ RunReport run_distributed(const RunOptions& opt, const Runtime& rt) {
   rep.seconds.build = max_over_ranks(comm, seconds_since(t0));
   rep.device = devices_of_all_ranks(comm, Traits::device_name());
   if (opt.on_start) opt.on_start(rep);
-  rep.write_threads = 1;  // MPI-IO: one writer per rank
 
   MPI_Barrier(comm);  // the solve starts together on every rank
   t0 = Clock::now();

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "apsp/mpi/shared_output.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "collective.hpp"
@@ -18,7 +24,8 @@ std::string mpi_error_text(int code) {
 }
 }  // namespace
 
-SharedOutputFile::SharedOutputFile(MPI_Comm comm, const std::string& path, int64_t bytes) : comm_(comm) {
+SharedOutputFile::SharedOutputFile(MPI_Comm comm, const std::string& path, int64_t bytes, bool one_node, int threads)
+    : comm_(comm), threads_(std::max(1, threads)) {
   MPI_Comm_rank(comm, &rank_);
   std::string temp_path;
   collectively(comm, [&] {
@@ -39,13 +46,38 @@ SharedOutputFile::SharedOutputFile(MPI_Comm comm, const std::string& path, int64
     const int rc = MPI_File_set_size(file_, bytes);
     if (rc != MPI_SUCCESS) throw std::runtime_error(path + ": cannot size the output: " + mpi_error_text(rc));
   });
+  if (one_node) fd_ = ::open(temp_path.c_str(), O_RDWR | O_CLOEXEC);  // -1: MPI-IO writes everything
 }
 
 SharedOutputFile::~SharedOutputFile() {
+  if (fd_ >= 0) ::close(fd_);
   if (file_ != MPI_FILE_NULL) MPI_File_close(&file_);
 }
 
+// Allocates and maps the rows' byte range of the file (from a page boundary) and copies the
+// rows in with threads_ threads. False where the file system cannot allocate ahead or map.
+bool SharedOutputFile::write_mapped(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld) {
+  const int64_t row_bytes = cols * int64_t(sizeof(int32_t)), page = ::sysconf(_SC_PAGESIZE);
+  const int64_t begin = first_row * row_bytes, end = (first_row + rows) * row_bytes, base = begin / page * page;
+  if (rows == 0) return true;
+  if (::posix_fallocate(fd_, begin, end - begin) != 0) return false;
+  void* p = ::mmap(nullptr, size_t(end - base), PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd_, base);
+  if (p == MAP_FAILED) return false;
+  char* dst = static_cast<char*>(p) + (begin - base);
+  const int threads = static_cast<int>(std::min<int64_t>(threads_, rows));
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([=] {
+      for (int64_t r = rows * t / threads; r < rows * (t + 1) / threads; ++r)
+        std::memcpy(dst + r * row_bytes, data + r * ld, size_t(row_bytes));
+    });
+  for (auto& th : pool) th.join();
+  ::munmap(p, size_t(end - base));
+  return true;
+}
+
 void SharedOutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld) {
+  if (fd_ >= 0 && write_mapped(data, first_row, rows, cols, ld)) return;
   // Rows go out in pieces of at most 1 GiB; each piece is one MPI_Type_vector, so rows
   // of ld int32 in memory land as rows of cols int32 in the file without a packing copy.
   const int64_t row_bytes = cols * int64_t(sizeof(int32_t));

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The V x V result written by every rank at once with MPI-IO, each its own rows, with the
-// single-process rules kept: a temporary file beside the target, renamed into place only
-// when every rank has written.
+// The V x V result written by every rank at once, each its own rows, with the single-process
+// rules kept: a temporary file beside the target, renamed into place only when every rank has
+// written. Across nodes the rows go through MPI-IO; when every rank is on one node they share
+// its page cache, and each rank copies its rows into a mapping of its part of the file with
+// several threads (MPI-IO writes one stream per rank, and parallel writes to one tmpfs file
+// serialise on its inode lock).
 #pragma once
 
 #include <mpi.h>
@@ -17,8 +20,9 @@ namespace apsp::mpi {
 class SharedOutputFile {
  public:
   /// Collective. Rank 0 creates the temporary file (OutputFile: removed again on failure or
-  /// on SIGINT/SIGTERM); every rank opens it with MPI-IO and it is sized to `bytes`.
-  SharedOutputFile(MPI_Comm comm, const std::string& path, int64_t bytes);
+  /// on SIGINT/SIGTERM); every rank opens it and it is sized to `bytes`. `threads`: copy
+  /// threads per rank when all ranks share one node (`one_node`).
+  SharedOutputFile(MPI_Comm comm, const std::string& path, int64_t bytes, bool one_node, int threads);
   ~SharedOutputFile();
   SharedOutputFile(const SharedOutputFile&) = delete;
   SharedOutputFile& operator=(const SharedOutputFile&) = delete;
@@ -35,6 +39,9 @@ class SharedOutputFile {
   int rank_ = 0;
   std::unique_ptr<OutputFile> temp_;  ///< rank 0 only
   MPI_File file_ = MPI_FILE_NULL;
+  int fd_ = -1;  ///< one node: the file, for mapped writes
+  int threads_ = 1;
+  bool write_mapped(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld);
 };
 
 }  // namespace apsp::mpi
