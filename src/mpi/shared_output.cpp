@@ -50,21 +50,32 @@ SharedOutputFile::SharedOutputFile(MPI_Comm comm, const std::string& path, int64
 }
 
 SharedOutputFile::~SharedOutputFile() {
+  if (map_ != nullptr) ::munmap(map_, size_t(map_end_ - map_base_));
   if (fd_ >= 0) ::close(fd_);
   if (file_ != MPI_FILE_NULL) MPI_File_close(&file_);
 }
 
-// Allocates and maps the rows' byte range of the file (from a page boundary) and copies the
-// rows in with threads_ threads. False where the file system cannot allocate ahead or map.
-bool SharedOutputFile::write_mapped(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld) {
+void SharedOutputFile::reserve_rows(int64_t first_row, int64_t rows, int64_t cols) {
+  if (fd_ < 0 || rows <= 0) return;
   const int64_t row_bytes = cols * int64_t(sizeof(int32_t)), page = ::sysconf(_SC_PAGESIZE);
   const int64_t begin = first_row * row_bytes, end = (first_row + rows) * row_bytes, base = begin / page * page;
-  if (rows == 0) return true;
-  if (::posix_fallocate(fd_, begin, end - begin) != 0) return false;
+  if (::posix_fallocate(fd_, begin, end - begin) != 0) return;  // MPI-IO then
   void* p = ::mmap(nullptr, size_t(end - base), PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd_, base);
-  if (p == MAP_FAILED) return false;
-  char* dst = static_cast<char*>(p) + (begin - base);
-  const int threads = static_cast<int>(std::min<int64_t>(threads_, rows));
+  if (p == MAP_FAILED) return;
+  map_ = static_cast<char*>(p);
+  map_base_ = base;
+  map_begin_ = begin;
+  map_end_ = end;
+}
+
+// Copies rows into the reserved mapping with threads_ threads; false when the rows lie
+// outside it (nothing reserved, or a file system that cannot allocate ahead or map).
+bool SharedOutputFile::write_mapped(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld) {
+  const int64_t row_bytes = cols * int64_t(sizeof(int32_t));
+  const int64_t begin = first_row * row_bytes, end = (first_row + rows) * row_bytes;
+  if (map_ == nullptr || begin < map_begin_ || end > map_end_) return false;
+  char* dst = map_ + (begin - map_base_);
+  const int threads = static_cast<int>(std::clamp<int64_t>(threads_, 1, std::max<int64_t>(rows, 1)));
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t)
     pool.emplace_back([=] {
@@ -72,12 +83,11 @@ bool SharedOutputFile::write_mapped(const int32_t* data, int64_t first_row, int6
         std::memcpy(dst + r * row_bytes, data + r * ld, size_t(row_bytes));
     });
   for (auto& th : pool) th.join();
-  ::munmap(p, size_t(end - base));
   return true;
 }
 
 void SharedOutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld) {
-  if (fd_ >= 0 && write_mapped(data, first_row, rows, cols, ld)) return;
+  if (write_mapped(data, first_row, rows, cols, ld)) return;
   // Rows go out in pieces of at most 1 GiB; each piece is one MPI_Type_vector, so rows
   // of ld int32 in memory land as rows of cols int32 in the file without a packing copy.
   const int64_t row_bytes = cols * int64_t(sizeof(int32_t));
@@ -95,6 +105,8 @@ void SharedOutputFile::write_rows(const int32_t* data, int64_t first_row, int64_
 }
 
 void SharedOutputFile::commit() {
+  if (map_ != nullptr) ::munmap(map_, size_t(map_end_ - map_base_));  // shared: the pages are the file's
+  map_ = nullptr;
   collectively(comm_, [&] {
     const int rc = MPI_File_close(&file_);
     file_ = MPI_FILE_NULL;

@@ -27,6 +27,12 @@ class SharedOutputFile {
   SharedOutputFile(const SharedOutputFile&) = delete;
   SharedOutputFile& operator=(const SharedOutputFile&) = delete;
 
+  /// Not collective, and free of MPI calls (a thread may run it while the device computes):
+  /// on one node, allocates this rank's rows [first_row, first_row + rows) of `cols` int32 in
+  /// the file and maps them, so that write_rows() is a parallel copy. Does nothing elsewhere,
+  /// or where the file system cannot allocate ahead or map (write_rows() uses MPI-IO there).
+  void reserve_rows(int64_t first_row, int64_t rows, int64_t cols);
+
   /// Not collective: writes `rows` rows of `cols` int32 as rows [first_row, first_row + rows)
   /// of the file, row r read from `data + r * ld`. Throws std::runtime_error on failure.
   void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld);
@@ -41,6 +47,8 @@ class SharedOutputFile {
   MPI_File file_ = MPI_FILE_NULL;
   int fd_ = -1;  ///< one node: the file, for mapped writes
   int threads_ = 1;
+  char* map_ = nullptr;  ///< reserve_rows(): file bytes [map_base_, map_end_) mapped
+  int64_t map_base_ = 0, map_begin_ = 0, map_end_ = 0;
   bool write_mapped(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld);
 };
 
