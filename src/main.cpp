@@ -8,10 +8,13 @@
 #include <Kokkos_Core.hpp>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "apsp/graph_file.hpp"
@@ -91,15 +94,28 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 
 // With several ranks on a node, each takes the GPU of its node-local rank: a device chosen on
 // the command line would put them all on one GPU. Returns Kokkos' arguments with any device
-// choice replaced, and says so on rank 0.
-std::vector<std::string> choose_device_by_local_rank(const std::vector<std::string>& args,
-                                                     const apsp::mpi::Runtime& mpi) {
+// choice replaced (said on rank 0), and, unless threads were asked for, the node's cores
+// shared among its ranks' host threads.
+std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& args, const apsp::mpi::Runtime& mpi) {
   if (!mpi.active() || mpi.local_size() < 2) return args;
+  std::vector<std::string> out = args;
+  const bool threads_given =
+      std::getenv("OMP_NUM_THREADS") != nullptr || std::any_of(args.begin(), args.end(), [](const std::string& a) {
+        return starts_with(a, "--kokkos-num-threads") || starts_with(a, "--kokkos-threads");
+      });
+  if (!threads_given)
+#if KOKKOS_VERSION >= 40000
+    out.push_back("--kokkos-num-threads=" +
+#else
+    out.push_back("--kokkos-threads=" +
+#endif
+                  std::to_string(std::max(1u, std::thread::hardware_concurrency() / unsigned(mpi.local_size()))));
   const int gpus = apsp::visible_gpus();
-  if (gpus == 0) return args;
-  std::vector<std::string> out;
+  if (gpus == 0) return out;
+  const std::vector<std::string> in = out;
+  out.clear();
   std::string dropped;
-  for (const std::string& a : args) {
+  for (const std::string& a : in) {
     if (starts_with(a, "--kokkos-device-id") || starts_with(a, "--kokkos-device=") || starts_with(a, "--device-id") ||
         starts_with(a, "--kokkos-map-device-id-by")) {
       dropped += (dropped.empty() ? "" : " ") + a;
@@ -137,7 +153,7 @@ int main(int argc, char* argv[]) {
     const std::string a = argv[i];
     (i > 0 && (a == "--help" || a == "-h") ? help_strings : kokkos_strings).push_back(a);
   }
-  kokkos_strings = choose_device_by_local_rank(kokkos_strings, mpi);
+  kokkos_strings = kokkos_args_for_rank(kokkos_strings, mpi);
   std::vector<char*> kokkos_args, help_args;
   for (auto& a : kokkos_strings) kokkos_args.push_back(a.data());
   for (auto& a : help_strings) help_args.push_back(a.data());
@@ -213,7 +229,9 @@ int main(int argc, char* argv[]) {
       return 2;
     }
   }
-  if (!json_path.empty()) opt.phase_times = true;
+  // The record carries per-phase times, except under MPI, where the fences that time the
+  // phases would undo the overlap of the pivot-row broadcasts with phase 3 (--phase-times asks).
+  if (!json_path.empty() && !mpi.active()) opt.phase_times = true;
   if (perturb.size() == 2) {
     opt.perturb_row = perturb[0];
     opt.perturb_col = perturb[1];
