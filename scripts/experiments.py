@@ -106,7 +106,7 @@ def figure_time_distribution(records, path):
             # Under MPI: the time blocked in pivot-row broadcasts, part of the solve (overlapped
             # with phase 3 on a GPU).
             parts.append(("solve", lambda r: r["seconds"]["solve"] - r["seconds"]["mpi_broadcast_wait"]))
-            parts.append(("MPI broadcast wait", lambda r: r["seconds"]["mpi_broadcast_wait"]))
+            parts.append(("solve: host in MPI broadcasts (GPU busy with phase 3)", lambda r: r["seconds"]["mpi_broadcast_wait"]))
             continue
         parts.append((stage.replace("_", " "), lambda r, s=stage: r["seconds"].get(s, 0)))
     ranks = records[0].get("mpi_ranks", 1)
