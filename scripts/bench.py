@@ -33,7 +33,12 @@ def device_name(backend):
     return f"{model}, {os.cpu_count()} cores"
 
 
-def commit():
+def commit(exe):
+    """The commit the binary was built from (its --version), else the source tree's."""
+    p = subprocess.run([exe, "--version"], capture_output=True, text=True)
+    m = re.search(r"\(([0-9a-f]{7,}(?:-dirty)?)\)", p.stdout)
+    if m:
+        return m.group(1)
     here = os.path.dirname(os.path.abspath(__file__))
     p = subprocess.run(["git", "-C", here, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
     dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
@@ -104,7 +109,7 @@ def main():
 
     dev = device_name(rows[0]["backend"]) if rows else ""
     date = datetime.date.today().isoformat()
-    rev = commit()
+    rev = commit(exe)
     print(f"\ndevice: {dev}   commit: {rev}   date: {date}   output to: {args.out_dir}   "
           f"repeats: {args.repeats} (median)")
     hdr = f"{'V':>7} {'backend':>8} {'ranks':>5} {'conc':>6} {'B':>4} {'solve s':>9} {'total s':>9} {'solve relax/s':>14} " \
