@@ -75,13 +75,19 @@ def read_matrix(path, v):
     return np.fromfile(path, dtype="<i4").reshape(v, v)
 
 
+def conformance_sums(folder):
+    """{output name: SHA-256} of the conformance cases in `folder` (its SHA256SUMS)."""
+    sums = {}
+    with open(os.path.join(folder, "SHA256SUMS")) as f:
+        for line in f:
+            digest, name = line.split()
+            sums[name] = digest
+    return sums
+
+
 class Conformance(unittest.TestCase):
     def test_sixteen_cases_match_their_hashes_on_every_backend(self):
-        sums = {}
-        with open(os.path.join(ARGS.conformance, "SHA256SUMS")) as f:
-            for line in f:
-                digest, name = line.split()
-                sums[name] = digest
+        sums = conformance_sums(ARGS.conformance)
         self.assertEqual(len(sums), 16)
         with tempfile.TemporaryDirectory() as tmp:
             for backend in backends():
