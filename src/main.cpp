@@ -127,7 +127,8 @@ std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& ar
   if (mpi.rank() == 0 && !dropped.empty())
     std::fprintf(stderr, "apsp_kokkos: note: %s ignored: %d ranks on this node take GPUs by node-local rank\n",
                  dropped.c_str(), mpi.local_size());
-  if (mpi.rank() == 0 && mpi.local_size() > gpus)
+  // One visible GPU per rank is what `srun --gpus-per-task=1` gives: no warning then.
+  if (mpi.rank() == 0 && gpus > 1 && mpi.local_size() > gpus)
     std::fprintf(stderr, "apsp_kokkos: warning: %d ranks on this node share %d GPU(s)\n", mpi.local_size(), gpus);
   return out;
 }
