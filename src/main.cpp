@@ -98,11 +98,21 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 // shared among its ranks' host threads.
 std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& args, const apsp::mpi::Runtime& mpi) {
   if (!mpi.active() || mpi.local_size() < 2) return args;
-  std::vector<std::string> out = args;
-  const bool threads_given =
-      std::getenv("OMP_NUM_THREADS") != nullptr || std::any_of(args.begin(), args.end(), [](const std::string& a) {
-        return starts_with(a, "--kokkos-num-threads") || starts_with(a, "--kokkos-threads");
-      });
+  const int gpus = apsp::visible_gpus();
+  auto is_device_choice = [](const std::string& a) {
+    return starts_with(a, "--kokkos-device-id") || starts_with(a, "--kokkos-device=") ||
+           starts_with(a, "--device-id") || starts_with(a, "--kokkos-map-device-id-by");
+  };
+  std::vector<std::string> out;
+  std::string dropped;
+  bool threads_given = std::getenv("OMP_NUM_THREADS") != nullptr;
+  for (const std::string& a : args) {
+    threads_given = threads_given || starts_with(a, "--kokkos-num-threads") || starts_with(a, "--kokkos-threads");
+    if (gpus > 0 && is_device_choice(a))
+      dropped += (dropped.empty() ? "" : " ") + a;
+    else
+      out.push_back(a);
+  }
   if (!threads_given)
 #if KOKKOS_VERSION >= 40000
     out.push_back("--kokkos-num-threads=" +
@@ -110,19 +120,7 @@ std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& ar
     out.push_back("--kokkos-threads=" +
 #endif
                   std::to_string(std::max(1u, std::thread::hardware_concurrency() / unsigned(mpi.local_size()))));
-  const int gpus = apsp::visible_gpus();
   if (gpus == 0) return out;
-  const std::vector<std::string> in = out;
-  out.clear();
-  std::string dropped;
-  for (const std::string& a : in) {
-    if (starts_with(a, "--kokkos-device-id") || starts_with(a, "--kokkos-device=") || starts_with(a, "--device-id") ||
-        starts_with(a, "--kokkos-map-device-id-by")) {
-      dropped += (dropped.empty() ? "" : " ") + a;
-      continue;
-    }
-    out.push_back(a);
-  }
   out.push_back("--kokkos-device-id=" + std::to_string(mpi.local_rank() % gpus));
   if (mpi.rank() == 0 && !dropped.empty())
     std::fprintf(stderr, "apsp_kokkos: note: %s ignored: %d ranks on this node take GPUs by node-local rank\n",

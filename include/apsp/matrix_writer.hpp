@@ -9,6 +9,39 @@
 
 namespace apsp {
 
+/// Bytes [begin, end) of an open file, allocated (fallocate) and mapped with their page tables
+/// populated, so that rows of the result land there by parallel copies (parallel writes to one
+/// tmpfs file serialise on its inode lock; copies into a mapping do not). Independent of the
+/// result: a device run makes it while the GPU computes. Empty (false) where the file system
+/// cannot allocate ahead or map; writes then go another way.
+class MappedFileRange {
+ public:
+  MappedFileRange() = default;
+  /// Throws std::runtime_error when the blocks cannot be allocated (a full disk), naming `path`.
+  MappedFileRange(int fd, int64_t begin, int64_t end, const std::string& path);
+  MappedFileRange(MappedFileRange&& other) noexcept;
+  MappedFileRange& operator=(MappedFileRange&& other) noexcept;
+  MappedFileRange(const MappedFileRange&) = delete;
+  MappedFileRange& operator=(const MappedFileRange&) = delete;
+  ~MappedFileRange() { unmap(); }
+
+  explicit operator bool() const { return map_ != nullptr; }
+  /// True when file bytes [begin, end) lie inside the mapping.
+  bool covers(int64_t begin, int64_t end) const { return map_ != nullptr && begin >= begin_ && end <= end_; }
+
+  /// Copies `rows` rows of `cols` int32, row r from `data + r * ld`, to file rows
+  /// [first_row, first_row + rows) (rows of `cols` int32), with `threads` threads. The rows
+  /// must lie inside the mapping (covers()).
+  void copy_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld, int threads) const;
+
+  /// Ends the mapping (a shared mapping's pages are the file's: nothing to flush).
+  void unmap();
+
+ private:
+  char* map_ = nullptr;  ///< file byte base_ (begin_ rounded down to a page)
+  int64_t base_ = 0, begin_ = 0, end_ = 0;
+};
+
 class OutputFile {
  public:
   /// Throws InputError unless `path`'s directory exists and is writable and `path` is not a
@@ -43,9 +76,7 @@ class OutputFile {
   std::string temp_path_;
   int fd_ = -1;
   bool committed_ = false;
-  char* map_ = nullptr;  ///< the reserved file, mapped; null when writes go through pwrite
-  int64_t map_bytes_ = 0;
-  void unmap();
+  MappedFileRange map_;  ///< the reserved file; empty when writes go through pwrite
 };
 
 }  // namespace apsp

@@ -94,22 +94,8 @@ RunReport run_on(const RunOptions& opt) {
   const int64_t out_bytes = rep.vertices * rep.vertices * int64_t(sizeof(int32_t));
   // The output's blocks do not depend on the result: a device backend allocates them while
   // the device computes.
-  std::exception_ptr reserve_error;
-  std::thread reserve;
-  if (!host_is_device<ExecSpace>())
-    reserve = std::thread([&] {
-      try {
-        out.reserve(out_bytes);
-      } catch (...) {
-        reserve_error = std::current_exception();
-      }
-    });
-  struct JoinOnExit {
-    std::thread& thread;
-    ~JoinOnExit() {
-      if (thread.joinable()) thread.join();
-    }
-  } join_on_exit{reserve};
+  std::optional<BackgroundTask> reserve;
+  if (!host_is_device<ExecSpace>()) reserve.emplace([&] { out.reserve(out_bytes); });
 
   t0 = Clock::now();
   {
@@ -151,8 +137,7 @@ RunReport run_on(const RunOptions& opt) {
     out.reserve(out_bytes);
     out.write_rows(d.data.data(), 0, rep.vertices, rep.vertices, d.n, rep.write_threads);
   } else {
-    reserve.join();
-    if (reserve_error) std::rethrow_exception(reserve_error);
+    reserve->wait();
     rep.seconds.copy_back = copy_back_in_chunks(
         d, opt.result_chunk_bytes, [&](const int32_t* rows, int64_t first, int64_t count, int64_t ld) {
           out.write_rows(rows, first, count, rep.vertices, ld, rep.write_threads);

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -46,6 +47,34 @@ constexpr bool host_is_device() {
 inline int default_write_threads(int requested) {
   return requested > 0 ? requested : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
 }
+
+/// Work on a host thread beside the device's (allocating the output while the GPU computes).
+/// wait() joins it and rethrows what it threw; the destructor joins.
+class BackgroundTask {
+ public:
+  template <class F>
+  explicit BackgroundTask(F&& f)
+      : thread_([this, f = std::forward<F>(f)]() mutable {
+          try {
+            f();
+          } catch (...) {
+            error_ = std::current_exception();
+          }
+        }) {}
+  BackgroundTask(const BackgroundTask&) = delete;
+  BackgroundTask& operator=(const BackgroundTask&) = delete;
+  ~BackgroundTask() {
+    if (thread_.joinable()) thread_.join();
+  }
+  void wait() {
+    if (thread_.joinable()) thread_.join();
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  }
+
+ private:
+  std::exception_ptr error_;  // before thread_: set by it
+  std::thread thread_;
+};
 
 /// Rows of `d` that are rows of the V x V result (not padding).
 template <class ExecSpace>

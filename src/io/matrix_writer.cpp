@@ -53,6 +53,54 @@ void write_all(int fd, const char* p, size_t bytes, off_t offset, const std::str
 
 }  // namespace
 
+MappedFileRange::MappedFileRange(int fd, int64_t begin, int64_t end, const std::string& path) {
+  if (end <= begin) return;
+  const int rc = ::posix_fallocate(fd, begin, end - begin);
+  if (rc == EOPNOTSUPP || rc == EINVAL) return;  // a mapping of unallocated blocks could fault (SIGBUS)
+  if (rc != 0)
+    throw std::runtime_error(path + ": cannot allocate " + std::to_string(end - begin) +
+                             " bytes for the output: " + std::strerror(rc));
+  const int64_t page = ::sysconf(_SC_PAGESIZE), base = begin / page * page;
+  void* p = ::mmap(nullptr, size_t(end - base), PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, base);
+  if (p == MAP_FAILED) return;
+  map_ = static_cast<char*>(p);
+  base_ = base;
+  begin_ = begin;
+  end_ = end;
+}
+
+MappedFileRange::MappedFileRange(MappedFileRange&& other) noexcept { *this = std::move(other); }
+
+MappedFileRange& MappedFileRange::operator=(MappedFileRange&& other) noexcept {
+  if (this != &other) {
+    unmap();
+    std::swap(map_, other.map_);
+    base_ = other.base_;
+    begin_ = other.begin_;
+    end_ = other.end_;
+  }
+  return *this;
+}
+
+void MappedFileRange::unmap() {
+  if (map_ != nullptr) ::munmap(map_, size_t(end_ - base_));
+  map_ = nullptr;
+}
+
+void MappedFileRange::copy_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld,
+                                int threads) const {
+  const int64_t row_bytes = cols * int64_t(sizeof(int32_t));
+  char* dst = map_ + (first_row * row_bytes - base_);
+  threads = static_cast<int>(std::clamp<int64_t>(threads, 1, std::max<int64_t>(rows, 1)));
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([=] {
+      for (int64_t r = rows * t / threads; r < rows * (t + 1) / threads; ++r)
+        std::memcpy(dst + r * row_bytes, data + r * ld, size_t(row_bytes));
+    });
+  for (auto& th : pool) th.join();
+}
+
 void OutputFile::check_writable(const std::string& path) {
   const std::string dir = directory_of(path);
   struct stat st {};
@@ -81,13 +129,8 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
   std::signal(SIGTERM, remove_temp_and_reraise);
 }
 
-void OutputFile::unmap() {
-  if (map_ != nullptr) ::munmap(map_, static_cast<size_t>(map_bytes_));
-  map_ = nullptr;
-}
-
 OutputFile::~OutputFile() {
-  unmap();
+  map_.unmap();
   if (fd_ >= 0) ::close(fd_);
   if (!committed_) ::unlink(temp_path_.c_str());
   g_temp_live.store(false);
@@ -95,22 +138,15 @@ OutputFile::~OutputFile() {
 
 void OutputFile::reserve(int64_t bytes) {
   if (::ftruncate(fd_, bytes) != 0) throw std::runtime_error(path_ + ": cannot size output: " + std::strerror(errno));
-  // Not every file system can allocate ahead (EOPNOTSUPP); there the writes allocate, via
-  // pwrite: a mapping of unallocated blocks could fault (SIGBUS) when the disk fills up.
-  const int rc = ::posix_fallocate(fd_, 0, bytes);
-  if (rc == EOPNOTSUPP || rc == EINVAL || bytes == 0) return;
-  if (rc != 0)
-    throw std::runtime_error(path_ + ": cannot allocate " + std::to_string(bytes) +
-                             " bytes for the output: " + std::strerror(rc));
-  void* p = ::mmap(nullptr, static_cast<size_t>(bytes), PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd_, 0);
-  if (p == MAP_FAILED) return;  // pwrite still works
-  map_ = static_cast<char*>(p);
-  map_bytes_ = bytes;
+  map_ = MappedFileRange(fd_, 0, bytes, path_);
 }
 
 void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld,
                             int threads) {
   const size_t row_bytes = static_cast<size_t>(cols) * sizeof(int32_t);
+  if (map_.covers(first_row * int64_t(row_bytes), (first_row + rows) * int64_t(row_bytes)))
+    return map_.copy_rows(data, first_row, rows, cols, ld, threads);  // reserved: parallel copies
+  // Otherwise parallel pwrites (one contiguous range per thread when the rows are unpadded).
   threads = static_cast<int>(std::clamp<int64_t>(threads, 1, std::max<int64_t>(rows, 1)));
   std::vector<std::thread> pool;
   std::vector<std::string> errors(threads);
@@ -118,10 +154,7 @@ void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows
     pool.emplace_back([&, t] {
       const int64_t r0 = rows * t / threads, r1 = rows * (t + 1) / threads;
       try {
-        if (map_ != nullptr) {  // reserved and mapped: parallel copies
-          for (int64_t r = r0; r < r1; ++r)
-            std::memcpy(map_ + (first_row + r) * static_cast<int64_t>(row_bytes), data + r * ld, row_bytes);
-        } else if (ld == cols) {  // unpadded: one contiguous range per thread
+        if (ld == cols) {
           write_all(fd_, reinterpret_cast<const char*>(data + r0 * ld), static_cast<size_t>(r1 - r0) * row_bytes,
                     static_cast<off_t>((first_row + r0) * row_bytes), path_);
         } else {
@@ -140,7 +173,7 @@ void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows
 }
 
 void OutputFile::commit() {
-  unmap();  // a shared mapping's pages are the file's: nothing to flush for the rename
+  map_.unmap();
   if (::close(fd_) != 0) {
     fd_ = -1;
     throw std::runtime_error(path_ + ": closing output failed: " + std::strerror(errno));

@@ -179,14 +179,8 @@ RunReport run_distributed(const RunOptions& opt, const Runtime& rt) {
 
   // The output's blocks do not depend on the result: a device backend allocates its rows'
   // part of the file while the device computes (the thread makes no MPI calls).
-  std::thread reserve;
-  if (on_device) reserve = std::thread([&] { out.reserve_rows(d->first_row, result_rows(*d), rep.vertices); });
-  struct JoinOnExit {
-    std::thread& thread;
-    ~JoinOnExit() {
-      if (thread.joinable()) thread.join();
-    }
-  } join_on_exit{reserve};
+  std::optional<BackgroundTask> reserve;
+  if (on_device) reserve.emplace([&] { out.reserve_rows(d->first_row, result_rows(*d), rep.vertices); });
 
   MPI_Barrier(comm);  // the solve starts together on every rank
   t0 = Clock::now();
@@ -231,7 +225,7 @@ RunReport run_distributed(const RunOptions& opt, const Runtime& rt) {
   collectively(comm, [&] {
     const int64_t v = rep.vertices;
     if constexpr (on_device) {
-      reserve.join();
+      reserve->wait();
       copy_wait = copy_back_in_chunks(*d, opt.result_chunk_bytes,
                                       [&](const int32_t* data, int64_t first, int64_t count, int64_t ld) {
                                         out.write_rows(data, first, count, v, ld);

@@ -20,6 +20,13 @@ int env_int(const char* name) {
   const char* v = std::getenv(name);
   return v != nullptr && *v != '\0' ? std::atoi(v) : 0;
 }
+
+// Set by a launcher in every process it starts (Open MPI, MPICH/Hydra and PMI, PMIx).
+[[maybe_unused]] bool started_by_launcher() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK"})
+    if (std::getenv(name) != nullptr) return true;
+  return false;
+}
 }  // namespace
 
 bool built_with_mpi() {
@@ -39,9 +46,7 @@ int launched_world_size() {
 
 Runtime::Runtime(int* argc, char*** argv) {
 #if defined(APSP_HAVE_MPI)
-  const bool launched = std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMI_SIZE") != nullptr ||
-                        std::getenv("PMI_RANK") != nullptr || std::getenv("PMIX_RANK") != nullptr;
-  if (!launched) return;
+  if (!started_by_launcher()) return;
   int provided = 0;
   MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
   active_ = true;

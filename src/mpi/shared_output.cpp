@@ -2,14 +2,10 @@
 #include "apsp/mpi/shared_output.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
-#include <thread>
-#include <vector>
 
 #include "collective.hpp"
 
@@ -25,7 +21,7 @@ std::string mpi_error_text(int code) {
 }  // namespace
 
 SharedOutputFile::SharedOutputFile(MPI_Comm comm, const std::string& path, int64_t bytes, bool one_node, int threads)
-    : comm_(comm), threads_(std::max(1, threads)) {
+    : comm_(comm), path_(path), threads_(std::max(1, threads)) {
   MPI_Comm_rank(comm, &rank_);
   std::string temp_path;
   collectively(comm, [&] {
@@ -50,47 +46,23 @@ SharedOutputFile::SharedOutputFile(MPI_Comm comm, const std::string& path, int64
 }
 
 SharedOutputFile::~SharedOutputFile() {
-  if (map_ != nullptr) ::munmap(map_, size_t(map_end_ - map_base_));
+  map_.unmap();
   if (fd_ >= 0) ::close(fd_);
   if (file_ != MPI_FILE_NULL) MPI_File_close(&file_);
 }
 
 void SharedOutputFile::reserve_rows(int64_t first_row, int64_t rows, int64_t cols) {
-  if (fd_ < 0 || rows <= 0) return;
-  const int64_t row_bytes = cols * int64_t(sizeof(int32_t)), page = ::sysconf(_SC_PAGESIZE);
-  const int64_t begin = first_row * row_bytes, end = (first_row + rows) * row_bytes, base = begin / page * page;
-  if (::posix_fallocate(fd_, begin, end - begin) != 0) return;  // MPI-IO then
-  void* p = ::mmap(nullptr, size_t(end - base), PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd_, base);
-  if (p == MAP_FAILED) return;
-  map_ = static_cast<char*>(p);
-  map_base_ = base;
-  map_begin_ = begin;
-  map_end_ = end;
-}
-
-// Copies rows into the reserved mapping with threads_ threads; false when the rows lie
-// outside it (nothing reserved, or a file system that cannot allocate ahead or map).
-bool SharedOutputFile::write_mapped(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld) {
+  if (fd_ < 0) return;
   const int64_t row_bytes = cols * int64_t(sizeof(int32_t));
-  const int64_t begin = first_row * row_bytes, end = (first_row + rows) * row_bytes;
-  if (map_ == nullptr || begin < map_begin_ || end > map_end_) return false;
-  char* dst = map_ + (begin - map_base_);
-  const int threads = static_cast<int>(std::clamp<int64_t>(threads_, 1, std::max<int64_t>(rows, 1)));
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t)
-    pool.emplace_back([=] {
-      for (int64_t r = rows * t / threads; r < rows * (t + 1) / threads; ++r)
-        std::memcpy(dst + r * row_bytes, data + r * ld, size_t(row_bytes));
-    });
-  for (auto& th : pool) th.join();
-  return true;
+  map_ = MappedFileRange(fd_, first_row * row_bytes, (first_row + rows) * row_bytes, path_);
 }
 
 void SharedOutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld) {
-  if (write_mapped(data, first_row, rows, cols, ld)) return;
+  const int64_t row_bytes = cols * int64_t(sizeof(int32_t));
+  if (map_.covers(first_row * row_bytes, (first_row + rows) * row_bytes))
+    return map_.copy_rows(data, first_row, rows, cols, ld, threads_);
   // Rows go out in pieces of at most 1 GiB; each piece is one MPI_Type_vector, so rows
   // of ld int32 in memory land as rows of cols int32 in the file without a packing copy.
-  const int64_t row_bytes = cols * int64_t(sizeof(int32_t));
   const int64_t per_call = std::max<int64_t>(1, (int64_t(1) << 30) / row_bytes);
   for (int64_t r = 0; r < rows; r += per_call) {
     const int64_t count = std::min(per_call, rows - r);
@@ -105,8 +77,7 @@ void SharedOutputFile::write_rows(const int32_t* data, int64_t first_row, int64_
 }
 
 void SharedOutputFile::commit() {
-  if (map_ != nullptr) ::munmap(map_, size_t(map_end_ - map_base_));  // shared: the pages are the file's
-  map_ = nullptr;
+  map_.unmap();
   collectively(comm_, [&] {
     const int rc = MPI_File_close(&file_);
     file_ = MPI_FILE_NULL;

@@ -29,8 +29,9 @@ class SharedOutputFile {
 
   /// Not collective, and free of MPI calls (a thread may run it while the device computes):
   /// on one node, allocates this rank's rows [first_row, first_row + rows) of `cols` int32 in
-  /// the file and maps them, so that write_rows() is a parallel copy. Does nothing elsewhere,
-  /// or where the file system cannot allocate ahead or map (write_rows() uses MPI-IO there).
+  /// the file and maps them (MappedFileRange), so that write_rows() is a parallel copy. Does
+  /// nothing elsewhere, or where the file system cannot allocate ahead or map (write_rows()
+  /// uses MPI-IO there). Throws std::runtime_error when the blocks cannot be allocated.
   void reserve_rows(int64_t first_row, int64_t rows, int64_t cols);
 
   /// Not collective: writes `rows` rows of `cols` int32 as rows [first_row, first_row + rows)
@@ -42,14 +43,13 @@ class SharedOutputFile {
 
  private:
   MPI_Comm comm_;
+  std::string path_;
   int rank_ = 0;
   std::unique_ptr<OutputFile> temp_;  ///< rank 0 only
   MPI_File file_ = MPI_FILE_NULL;
   int fd_ = -1;  ///< one node: the file, for mapped writes
   int threads_ = 1;
-  char* map_ = nullptr;  ///< reserve_rows(): file bytes [map_base_, map_end_) mapped
-  int64_t map_base_ = 0, map_begin_ = 0, map_end_ = 0;
-  bool write_mapped(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld);
+  MappedFileRange map_;  ///< reserve_rows()
 };
 
 }  // namespace apsp::mpi
