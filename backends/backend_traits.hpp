@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The one place where a backend may differ: tile shape, team shape and the min-plus
-// primitive. The algorithm (include/apsp/blocked_fw_kernels.hpp) is written once against
+// primitive. The algorithm (include/apsp/blocked_fw.hpp) is written once against
 // this interface.
 #pragma once
 
@@ -8,20 +8,37 @@
 
 #include <cstdint>
 
+// Full unrolling of the short fixed loops over a thread tile or a run.
+#if defined(__CUDA_ARCH__) || defined(__clang__) || defined(__NVCC__)
+#define APSP_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define APSP_UNROLL _Pragma("GCC unroll 64")
+#else
+#define APSP_UNROLL
+#endif
+
 namespace apsp {
 
 /// Backend tuning knobs for the blocked Floyd-Warshall kernels.
 ///
 /// - `default_block`: edge length B of a tile (the blocking factor); the matrix is padded
 ///   to a multiple of it. Overridable at run time (`--block-size`), as long as it stays a
-///   multiple of `kTileRows` and `kTileCols`.
-/// - `kTileRows` x `kTileCols`: the block of results one thread keeps in registers in
-///   phase 3 (the "thread tile"). One thread covers rows [r0, r0+kTileRows) and columns
-///   [c0, c0+kTileCols) of its tile, contiguous, so both operand loads are unit stride.
-/// - `team_size(B)` x `vector_length(B)`: the team's threads and vector lanes (every phase
-///   uses the same team shape). Tile rows go over threads, runs of a row over lanes.
-/// - `kChunk`: tile rows are moved and updated in runs of kChunk contiguous int32, one
-///   run per loop item, so the run vectorises on a CPU and coalesces on a GPU.
+///   multiple of `kTileRows`, `kTileCols` and `kChunk`.
+/// - `kMaxBlock`: the largest B the backend takes (0: no limit).
+/// - `kTileRows` x `kTileCols`: the block of results one thread keeps in registers while
+///   pivots stream through (the "thread tile"), made of runs of `kRowRun` consecutive rows
+///   and `kColRun` consecutive columns (see ThreadTile in include/apsp/blocked_fw.hpp).
+/// - `kRegisterTiles`: true when a team has one thread per thread tile and each thread keeps
+///   its tile in registers across every pivot of a round (GPU); false when one thread walks all
+///   the thread tiles of a tile (CPU).
+/// - `slice_depth(B)`: pivots whose operands are staged in team scratch at a time (B on the
+///   CPU: the whole tiles; a slice of them on a GPU, whose shared memory is small), a
+///   multiple of `kPivotUnroll`, the pivot steps unrolled into one loop iteration.
+/// - `team_size(B)` x `vector_length(B)`: the team's threads and vector lanes.
+/// - `LaunchBounds`, `kMaxTeamThreads`: the team size bound the kernels are compiled for (on a
+///   GPU it caps the registers per thread so that enough teams share a multiprocessor).
+/// - `kChunk`: operands are staged in runs of kChunk contiguous int32, one run per loop item,
+///   so the run vectorises on a CPU and is one 16-byte access on a GPU.
 /// - `kScratchPad`: int32 added to each row of a staged tile (bank-conflict padding).
 /// - `HostStagingSpace`: where the result lands on the host before it is written
 ///   (the matrix's own memory when the host can read it; pinned memory for a GPU).

@@ -7,38 +7,50 @@
 
 namespace apsp {
 
-// Thread-tile shape: 8 x 4 measured fastest at B = 64 (docs/results.md: 8 x 8 holds 120
-// registers and leaves 3 warps per scheduler; 8 x 4, 91 registers and 5). Overridable at
-// build time (-DAPSP_CUDA_TILE_ROWS=... -DAPSP_CUDA_TILE_COLS=...) for studies.
+// Thread tile 8 x 8 (two runs of 4 rows by two runs of 4 columns, B/2 apart) and B = 128:
+// a team of 256 threads, each keeping 64 results in registers for a whole round, staging the
+// operands 32 pivots at a time (2 x 32 x 132 int32 = 33 KiB of shared memory, under the 40 KiB
+// of team scratch Kokkos 4.6 grants). docs/results.md has the block-size study. Overridable
+// at build time (-DAPSP_CUDA_TILE_ROWS=... -DAPSP_CUDA_TILE_COLS=... -DAPSP_CUDA_BLOCK=...).
 #ifndef APSP_CUDA_TILE_ROWS
 #define APSP_CUDA_TILE_ROWS 8
 #endif
 #ifndef APSP_CUDA_TILE_COLS
-#define APSP_CUDA_TILE_COLS 4
+#define APSP_CUDA_TILE_COLS 8
+#endif
+#ifndef APSP_CUDA_BLOCK
+#define APSP_CUDA_BLOCK 128
 #endif
 
 template <>
 struct BackendTraits<Kokkos::Cuda> {
   static constexpr int kTileRows = APSP_CUDA_TILE_ROWS;
   static constexpr int kTileCols = APSP_CUDA_TILE_COLS;
-  // B = 64: Kokkos (4.6 and older) gives a team at most the 48 KiB of static shared memory
-  // per block, not the 227 KiB a Hopper block may opt in to, and phases 2 and 3 stage two
-  // B x (B + 4) int32 tiles: 34 KiB at B = 64, 135 KiB at B = 128.
-  static constexpr int default_block = 64;
-  static constexpr int kChunk = 4;       // one 16-byte access per lane
+  static constexpr int kRowRun = 4;  // 16-byte runs: one LDS.128 each
+  static constexpr int kColRun = 4;
+  static constexpr bool kRegisterTiles = true;
+  static constexpr int default_block = APSP_CUDA_BLOCK;
+  static constexpr int kMaxBlock = 128;  // staged slices have a fixed pitch of 128 + kScratchPad
+  // pivot steps per unrolled loop iteration (slice depths are multiples of 4)
+  static constexpr int kPivotUnroll = 4;
+  static constexpr int kChunk = 4;       // one 16-byte access per thread
   static constexpr int kScratchPad = 4;  // keeps rows 16-byte aligned, shifts banks by 4
+  // Compiled for teams of up to kMaxTeamThreads (a B = 128 tile) and kMinTeams of them per
+  // multiprocessor: 65536 registers / (2 x 256 threads) = at most 128 registers per thread.
+  static constexpr int kMaxTeamThreads = (128 / kTileRows) * (128 / kTileCols);
+  static constexpr int kMinTeams = kMaxTeamThreads >= 512 ? 1 : 512 / kMaxTeamThreads;
+  using LaunchBounds = Kokkos::LaunchBounds<kMaxTeamThreads, kMinTeams>;
   using HostStagingSpace = Kokkos::CudaHostPinnedSpace;
-  // A team is team_size x vector_length threads: the lanes of a warp take consecutive runs of
-  // a tile row (coalesced copies); one thread per thread tile in phase 3.
-  static int vector_length(int block) {
-    int v = 1;
-    while (v < 32 && 2 * v <= block / kChunk) v *= 2;
-    return v;
+  /// Pivots staged per slice: 32, or the largest of 16, 8, 4 that divides B.
+  KOKKOS_INLINE_FUNCTION static int slice_depth(int block) {
+    for (int s = 32; s >= 4; s /= 2)
+      if (block % s == 0) return s;
+    return block;
   }
-  static int team_size(int block) {
-    const int tiles = (block / kTileRows) * (block / kTileCols);
-    return tiles > vector_length(block) ? tiles / vector_length(block) : 1;
-  }
+  // One thread per thread tile; Kokkos puts team threads on threadIdx.y, so with one vector
+  // lane consecutive threads of a warp are consecutive team ranks.
+  static int vector_length(int /*block*/) { return 1; }
+  static int team_size(int block) { return (block / kTileRows) * (block / kTileCols); }
   static std::string device_name() {
     int id = 0;
     cudaDeviceProp prop{};
@@ -54,6 +66,41 @@ struct BackendTraits<Kokkos::Cuda> {
     size_t free_bytes = 0, total_bytes = 0;
     if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return INT64_MAX;
     return static_cast<int64_t>(free_bytes);
+  }
+  /// dst[0, N) = src[0, N) for 16-byte aligned runs, as N / 4 16-byte accesses (LDS.128,
+  /// LDG.E.128): the compiler does not always prove the alignment by itself.
+  template <int N>
+  KOKKOS_FORCEINLINE_FUNCTION static void copy_run(int32_t* dst, const int32_t* src) {
+    static_assert(N % 4 == 0, "runs of whole 16-byte words");
+#if defined(__CUDA_ARCH__)
+    APSP_UNROLL
+    for (int q = 0; q < N / 4; ++q) {
+      const int4 v = reinterpret_cast<const int4*>(src)[q];
+      dst[4 * q] = v.x, dst[4 * q + 1] = v.y, dst[4 * q + 2] = v.z, dst[4 * q + 3] = v.w;
+    }
+#else
+    for (int j = 0; j < N; ++j) dst[j] = src[j];
+#endif
+  }
+  /// The same, to memory (STS.128, STG.E.128).
+  template <int N>
+  KOKKOS_FORCEINLINE_FUNCTION static void store_run(int32_t* dst, const int32_t* src) {
+#if defined(__CUDA_ARCH__)
+    APSP_UNROLL
+    for (int q = 0; q < N / 4; ++q)
+      reinterpret_cast<int4*>(dst)[q] = make_int4(src[4 * q], src[4 * q + 1], src[4 * q + 2], src[4 * q + 3]);
+#else
+    for (int j = 0; j < N; ++j) dst[j] = src[j];
+#endif
+  }
+  /// `p`, hidden from the optimiser: addresses derived from it are computed where they are
+  /// used instead of being kept in registers (or spilled) from the start of a long loop.
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T* recompute_later(T* p) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("" : "+l"(p));
+#endif
+    return p;
   }
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)

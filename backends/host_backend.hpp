@@ -16,9 +16,17 @@ struct HostBackendTraits {
   using HostStagingSpace = typename ExecSpace::memory_space;
   static constexpr int kTileRows = 4;
   static constexpr int kTileCols = 16;
+  static constexpr int kRowRun = kTileRows;  // one contiguous block
+  static constexpr int kColRun = kTileCols;
+  static constexpr bool kRegisterTiles = false;
   static constexpr int default_block = 64;
+  static constexpr int kMaxBlock = 0;  // no cap: staged tiles have a pitch of B
+  static constexpr int kPivotUnroll = 1;
   static constexpr int kChunk = 16;
   static constexpr int kScratchPad = 0;
+  static constexpr int kMaxTeamThreads = 1;
+  using LaunchBounds = Kokkos::LaunchBounds<>;
+  KOKKOS_INLINE_FUNCTION static int slice_depth(int block) { return block; }
   static int vector_length(int /*block*/) { return 1; }
   /// The CPU model, from /proc/cpuinfo where there is one.
   static std::string device_name() {
@@ -32,6 +40,24 @@ struct HostBackendTraits {
   static int visible_devices() { return 0; }
   /// The host is the device: the pipeline checks host memory instead.
   static int64_t device_memory_available() { return INT64_MAX; }
+  /// dst[0, N) = src[0, N) for 16-byte aligned runs: a plain loop, which GCC vectorises once
+  /// it knows the alignment (without it, its SLP vectoriser shuffles with vpermd).
+  template <int N>
+  KOKKOS_FORCEINLINE_FUNCTION static void copy_run(int32_t* dst, const int32_t* src) {
+    const auto* s = static_cast<const int32_t*>(__builtin_assume_aligned(src, 16));
+    APSP_UNROLL
+    for (int j = 0; j < N; ++j) dst[j] = s[j];
+  }
+  template <int N>
+  KOKKOS_FORCEINLINE_FUNCTION static void store_run(int32_t* dst, const int32_t* src) {
+    auto* d = static_cast<int32_t*>(__builtin_assume_aligned(dst, 16));
+    APSP_UNROLL
+    for (int j = 0; j < N; ++j) d[j] = src[j];
+  }
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T* recompute_later(T* p) {
+    return p;
+  }
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
     return Impl::portable_min_plus(c, a, b);
   }

@@ -14,143 +14,266 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "apsp/distance_matrix.hpp"
 #include "backend_traits.hpp"
-
-#if defined(__CUDA_ARCH__) || defined(__clang__) || defined(__NVCC__)
-#define APSP_UNROLL _Pragma("unroll")
-#elif defined(__GNUC__)
-#define APSP_UNROLL _Pragma("GCC unroll 64")
-#else
-#define APSP_UNROLL
-#endif
 
 namespace apsp {
 
 namespace Impl {
 
-/// Tile operations shared by the three phase kernels. A team's threads take tile rows, its
-/// vector lanes runs of kChunk contiguous int32 within a row.
-template <class ExecSpace>
-struct TileOps {
-  using Traits = BackendTraits<ExecSpace>;
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+/// The block of results one thread owns: kTileRows x kTileCols entries of a B x B tile, made
+/// of runs of kRowRun consecutive rows spaced B / (kTileRows / kRowRun) apart, and likewise of
+/// kColRun consecutive columns. Spacing the runs lets the lanes of a warp read consecutive
+/// 16-byte words of a staged row (no bank conflicts); a host backend takes one run each way
+/// (a contiguous block, one vector per row segment). Thread tile `index` of a tile starts at
+///   r0 = (index / column positions) * kRowRun,  c0 = (index % column positions) * kColRun.
+template <class Traits>
+struct ThreadTile {
+  static constexpr int R = Traits::kTileRows, C = Traits::kTileCols;
+  static constexpr int RR = Traits::kRowRun, CR = Traits::kColRun;
+  static constexpr int kRowRuns = R / RR, kColRuns = C / CR;
+  static_assert(R % RR == 0 && C % CR == 0, "a thread tile is made of whole runs");
+  static_assert(RR % 4 == 0 && CR % 4 == 0, "runs are 16-byte row segments");
 
-  /// One scratch allocation for a phase's `tiles` staged tiles; callers carve it up.
-  KOKKOS_FORCEINLINE_FUNCTION static int32_t* scratch(const Member& team, int block, int pitch, int tiles) {
-    return static_cast<int32_t*>(
-        team.team_scratch(0).get_shmem_aligned(size_t(tiles) * block * pitch * sizeof(int32_t), 64));
+  int r0, c0, row_step, col_step;
+  int32_t acc[R][C];
+
+  /// Thread tiles per B x B tile.
+  KOKKOS_FORCEINLINE_FUNCTION static int count(int B) { return (B / R) * (B / C); }
+
+  KOKKOS_FORCEINLINE_FUNCTION ThreadTile(int index, int B) : row_step(B / kRowRuns), col_step(B / kColRuns) {
+    const int column_positions = col_step / CR;
+    r0 = index / column_positions * RR;
+    c0 = index % column_positions * CR;
   }
+  KOKKOS_FORCEINLINE_FUNCTION int row(int i) const { return r0 + (i / RR) * row_step + i % RR; }
+  KOKKOS_FORCEINLINE_FUNCTION int col(int j) const { return c0 + (j / CR) * col_step + j % CR; }
 
-  /// tile(r, c) <- src[r * ld + c], rows over the team's threads, runs of kChunk contiguous
-  /// int32 over its vector lanes. With `transpose`, tile(c, r) <- src[r * ld + c] instead, and
-  /// the lanes take consecutive rows r, so that their scratch stores land in consecutive
-  /// banks (lanes on consecutive columns would store kChunk * pitch apart: a bank conflict).
-  KOKKOS_FORCEINLINE_FUNCTION static void load_tile(const Member& team, int32_t* tile, int pitch, const int32_t* src,
-                                                    int64_t ld, int B, bool transpose) {
-    constexpr int W = Traits::kChunk;
-    if (transpose) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B / W), [&](const int run) {
-        const int c0 = run * W;
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, B), [&](const int r) {
-          const int32_t* s = src + r * ld + c0;
-          APSP_UNROLL
-          for (int w = 0; w < W; ++w) tile[(c0 + w) * pitch + r] = s[w];
-        });
-      });
-    } else {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B), [&](const int r) {
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, B / W), [&](const int run) {
-          const int c0 = run * W;
-          const int32_t* s = src + r * ld + c0;
-          APSP_UNROLL
-          for (int w = 0; w < W; ++w) tile[r * pitch + c0 + w] = s[w];
-        });
-      });
-    }
+  // Every run starts on a 16-byte boundary (runs are multiples of 4 int32; rows of the matrix
+  // and of the staged tiles are too), which lets the compiler use 16-byte loads and stores
+  // (LDS.128 / LDG.E.128 on a GPU).
+  /// Element offset of run m of row i from the thread tile's first entry, in 32 bits: one
+  /// 64-bit pointer per thread instead of one per run keeps a GPU thread within its registers.
+  KOKKOS_FORCEINLINE_FUNCTION int offset(int i, int m, int64_t ld) const {
+    return ((i / RR) * row_step + i % RR) * int(ld) + m * col_step;
   }
-
-  KOKKOS_FORCEINLINE_FUNCTION static void store_tile(const Member& team, const int32_t* tile, int pitch, int32_t* dst,
-                                                     int64_t ld, int B) {
-    constexpr int W = Traits::kChunk;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B), [&](const int r) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, B / W), [&](const int run) {
-        const int c0 = run * W;
-        APSP_UNROLL
-        for (int w = 0; w < W; ++w) dst[r * ld + c0 + w] = tile[r * pitch + c0 + w];
-      });
-    });
-  }
-
-  /// Phases 1 and 2 on a staged tile t: for each pivot p in turn,
-  ///   t(r, c) = min(t(r, c), a(r, p) + b(p, c)),
-  /// with a and b each either t itself or the staged pivot tile, and a barrier after each step.
-  /// Row p and column p of t do not change in step p (the pivot's diagonal is 0), so the
-  /// in-place update reads the same values whichever thread gets there first.
-  KOKKOS_FORCEINLINE_FUNCTION static void relax_through_pivots(const Member& team, int32_t* t, const int32_t* a,
-                                                               const int32_t* b, int pitch, int B) {
-    constexpr int W = Traits::kChunk;
-    for (int p = 0; p < B; ++p) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B), [&](const int r) {
-        const int32_t av = a[r * pitch + p];
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, B / W), [&](const int run) {
-          const int c0 = run * W;
-          int32_t v[W];
-          APSP_UNROLL
-          for (int w = 0; w < W; ++w) v[w] = Traits::min_plus(t[r * pitch + c0 + w], av, b[p * pitch + c0 + w]);
-          APSP_UNROLL
-          for (int w = 0; w < W; ++w) t[r * pitch + c0 + w] = v[w];
-        });
-      });
-      team.team_barrier();
-    }
-  }
-
-  /// Phase 3's inner kernel: the thread tile at (r0, c0) of C, kept in registers while the
-  /// B pivots stream through: C(r, c) = min over p of (C(r, c), At(p, r) + Bk(p, c)).
-  KOKKOS_FORCEINLINE_FUNCTION static void relax_thread_tile(int32_t* c, int64_t ld, const int32_t* at,
-                                                            const int32_t* bk, int pitch, int B, int r0, int c0) {
-    constexpr int R = Traits::kTileRows, C = Traits::kTileCols;
-    // Every row segment below starts on a 16-byte boundary (R and C are multiples of 4, rows
-    // of the matrix and of the scratch tiles are multiples of 16 bytes), which lets the
-    // compiler use 16-byte loads and stores (LDS.128 / LDG.128 on a GPU).
-    static_assert(R % 4 == 0 && C % 4 == 0, "thread tiles are made of 16-byte row segments");
-    int32_t acc[R][C];
+  KOKKOS_FORCEINLINE_FUNCTION void load(const int32_t* c, int64_t ld) {
+    const int32_t* base = c + r0 * ld + c0;
     APSP_UNROLL
     for (int i = 0; i < R; ++i) {
-      const int32_t* row = aligned16(c + (r0 + i) * ld + c0);
       APSP_UNROLL
-      for (int j = 0; j < C; ++j) acc[i][j] = row[j];
-    }
-    for (int p = 0; p < B; ++p) {
-      const int32_t* a = aligned16(at + p * pitch + r0);
-      const int32_t* b = aligned16(bk + p * pitch + c0);
-      int32_t av[R], bv[C];
-      APSP_UNROLL
-      for (int i = 0; i < R; ++i) av[i] = a[i];
-      APSP_UNROLL
-      for (int j = 0; j < C; ++j) bv[j] = b[j];
-      APSP_UNROLL
-      for (int i = 0; i < R; ++i) {
-        APSP_UNROLL
-        for (int j = 0; j < C; ++j) acc[i][j] = Traits::min_plus(acc[i][j], av[i], bv[j]);
+      for (int m = 0; m < kColRuns; ++m) {
+        Traits::template copy_run<CR>(&acc[i][m * CR], base + offset(i, m, ld));
       }
     }
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void store(int32_t* c, int64_t ld) const {
+    int32_t* base = Traits::recompute_later(c + r0 * ld + c0);
     APSP_UNROLL
     for (int i = 0; i < R; ++i) {
-      int32_t* row = aligned16(c + (r0 + i) * ld + c0);
       APSP_UNROLL
-      for (int j = 0; j < C; ++j) row[j] = acc[i][j];
+      for (int m = 0; m < kColRuns; ++m) {
+        Traits::template store_run<CR>(base + offset(i, m, ld), &acc[i][m * CR]);
+      }
     }
+  }
+
+  /// acc(r, c) = min over p < depth of (acc(r, c), at(p, r) + bk(p, c)): `at` holds the A
+  /// operand transposed (its column p is a contiguous row), so both operands of a pivot step
+  /// are a few wide loads. Steps go U at a time (depth is a multiple of U), unrolled.
+  template <int U, class Pitch>
+  KOKKOS_FORCEINLINE_FUNCTION void relax(const int32_t* at, const int32_t* bk, Pitch pitch, int depth) {
+    for (int p0 = 0; p0 < depth; p0 += U) {
+      APSP_UNROLL
+      for (int p = p0; p < p0 + U; ++p) {
+        int32_t av[R], bv[C];
+        APSP_UNROLL
+        for (int m = 0; m < kRowRuns; ++m) Traits::template copy_run<RR>(&av[m * RR], at + p * pitch + row(m * RR));
+        APSP_UNROLL
+        for (int m = 0; m < kColRuns; ++m) Traits::template copy_run<CR>(&bv[m * CR], bk + p * pitch + col(m * CR));
+        APSP_UNROLL
+        for (int i = 0; i < R; ++i) {
+          APSP_UNROLL
+          for (int j = 0; j < C; ++j) acc[i][j] = Traits::min_plus(acc[i][j], av[i], bv[j]);
+        }
+      }
+    }
+  }
+
+  /// Phase 1 in registers: writes this thread's entries of column p to column[r] and of row p
+  /// to row[c] (the operands of pivot step p, as `relax` reads them with depth 1).
+  KOKKOS_FORCEINLINE_FUNCTION void publish(int p, int32_t* column, int32_t* row_out) const {
+    APSP_UNROLL
+    for (int j = 0; j < C; ++j)
+      if (col(j) == p) {
+        APSP_UNROLL
+        for (int i = 0; i < R; ++i) column[row(i)] = acc[i][j];
+      }
+    APSP_UNROLL
+    for (int i = 0; i < R; ++i)
+      if (row(i) == p) {
+        APSP_UNROLL
+        for (int j = 0; j < C; ++j) row_out[col(j)] = acc[i][j];
+      }
   }
 
   template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static T* aligned16(T* p) {
     return static_cast<T*>(__builtin_assume_aligned(p, 16));
+  }
+};
+
+/// Tile operations shared by the three phase kernels.
+///
+/// Two execution shapes, chosen by the backend (BackendTraits::kRegisterTiles):
+/// - register tiles (GPU): a team has one thread per thread tile, and each thread keeps its
+///   results in registers from the first pivot to the last; the operands are staged in team
+///   scratch a slice of `slice_depth(B)` pivots at a time, so a B = 128 tile needs 33 KiB of
+///   shared memory, not the 135 KiB of two whole staged tiles.
+/// - one thread walks every thread tile (CPU): the operands are staged whole
+///   (slice_depth = B) and each thread tile is loaded, relaxed and stored in turn.
+template <class ExecSpace>
+struct TileOps {
+  using Traits = BackendTraits<ExecSpace>;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Tile = ThreadTile<Traits>;
+
+  KOKKOS_FORCEINLINE_FUNCTION static int32_t* scratch(const Member& team, size_t ints) {
+    return static_cast<int32_t*>(team.team_scratch(0).get_shmem_aligned(ints * sizeof(int32_t), 64));
+  }
+
+  /// dst(r, c) <- src[r * ld + c] for r < rows, c < cols; runs of kChunk contiguous int32 over
+  /// the team's threads (consecutive threads on consecutive runs: coalesced reads).
+  KOKKOS_FORCEINLINE_FUNCTION static void stage(const Member& team, int32_t* dst, int pitch, const int32_t* src,
+                                                int64_t ld, int rows, int cols) {
+    constexpr int W = Traits::kChunk;
+    const int runs = cols / W;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows * runs), [&](const int item) {
+      const int r = item / runs, c = item % runs * W;
+      int32_t v[W];
+      Traits::template copy_run<W>(v, src + r * ld + c);
+      Traits::template store_run<W>(dst + r * pitch + c, v);
+    });
+  }
+
+  /// dst(c, r) <- src[r * ld + c] (transposed). Consecutive threads take consecutive rows r in
+  /// groups of up to 16, then the next run of the same rows, so that their scratch stores land
+  /// in distinct banks while two neighbouring runs still fill whole 32-byte sectors of a row.
+  KOKKOS_FORCEINLINE_FUNCTION static void stage_transposed(const Member& team, int32_t* dst, int pitch,
+                                                           const int32_t* src, int64_t ld, int rows, int cols) {
+    constexpr int W = Traits::kChunk;
+    const int runs = cols / W, group = (rows & -rows) < 16 ? (rows & -rows) : 16;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows * runs), [&](const int item) {
+      const int r = item / (group * runs) * group + item % group, c = item / group % runs * W;
+      int32_t v[W];
+      Traits::template copy_run<W>(v, src + r * ld + c);
+      APSP_UNROLL
+      for (int w = 0; w < W; ++w) dst[(c + w) * pitch + r] = v[w];
+    });
+  }
+
+  /// C = min(C, A (min,+) Bk) for B x B tiles with leading dimension ld. C may be the same
+  /// tile as A or Bk (phase 2): every read of them comes before the first write.
+  KOKKOS_FORCEINLINE_FUNCTION static void min_plus_product(const Member& team, int32_t* c, const int32_t* a,
+                                                           const int32_t* bk, int64_t ld, int B) {
+    const int S = Traits::slice_depth(B);
+    const auto pitch = slice_pitch(B);
+    int32_t* at = scratch(team, size_t(2) * S * pitch);
+    int32_t* bs = at + S * pitch;
+    if constexpr (Traits::kRegisterTiles) {
+      Tile t(team.team_rank(), B);
+      t.load(c, ld);
+      for (int s = 0; s < B; s += S) {
+        if (s > 0) team.team_barrier();  // everyone is done with the previous slice
+        stage_transposed(team, at, pitch, a + s, ld, B, S);
+        stage(team, bs, pitch, bk + int64_t(s) * ld, ld, S, B);
+        team.team_barrier();
+        t.template relax<Traits::kPivotUnroll>(at, bs, pitch, S);
+      }
+      t.store(c, ld);
+    } else {
+      for (int s = 0; s < B; s += S) {
+        if (s > 0) team.team_barrier();
+        stage_transposed(team, at, pitch, a + s, ld, B, S);
+        stage(team, bs, pitch, bk + int64_t(s) * ld, ld, S, B);
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Tile::count(B)), [&](const int index) {
+          Tile t(index, B);
+          t.load(c, ld);
+          t.template relax<Traits::kPivotUnroll>(at, bs, pitch, S);
+          t.store(c, ld);
+        });
+      }
+    }
+  }
+
+  /// Floyd-Warshall on one B x B tile (ld) over its own B pivots. Row p and column p do not
+  /// change in step p (the diagonal is 0), so every thread may read them during the step.
+  KOKKOS_FORCEINLINE_FUNCTION static void close_tile(const Member& team, int32_t* t, int64_t ld, int B) {
+    if constexpr (Traits::kRegisterTiles) {
+      // Each thread holds its entries in registers; per step the owners of row p and column p
+      // publish them to scratch, double-buffered so that one barrier per step suffices.
+      int32_t* buffers = scratch(team, size_t(4) * B);
+      Tile tile(team.team_rank(), B);
+      tile.load(t, ld);
+      tile.publish(0, buffers, buffers + B);
+      team.team_barrier();
+      for (int p = 0; p < B; ++p) {
+        const int32_t* now = buffers + (p & 1) * 2 * B;
+        tile.template relax<1>(now, now + B, 0, 1);
+        if (p + 1 < B) {
+          int32_t* next = buffers + ((p + 1) & 1) * 2 * B;
+          tile.publish(p + 1, next, next + B);
+        }
+        team.team_barrier();
+      }
+      tile.store(t, ld);
+    } else {
+      constexpr int W = Traits::kChunk;
+      for (int p = 0; p < B; ++p) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B), [&](const int r) {
+          const int32_t a = t[r * ld + p];
+          for (int c = 0; c < B; c += W) {
+            int32_t* row = Tile::aligned16(t + r * ld + c);
+            const int32_t* pivot = Tile::aligned16(t + p * ld + c);
+            APSP_UNROLL
+            for (int w = 0; w < W; ++w) row[w] = Traits::min_plus(row[w], a, pivot[w]);
+          }
+        });
+        team.team_barrier();
+      }
+    }
+  }
+
+  /// Row pitch (int32) of the staged slices. Where the backend caps B, a compile-time
+  /// constant: the unrolled pivot steps then address scratch with immediate offsets instead
+  /// of an integer add per load.
+  template <int N>
+  struct Fixed {
+    KOKKOS_FORCEINLINE_FUNCTION constexpr operator int() const { return N; }
+  };
+  using Pitch = std::conditional_t<(Traits::kMaxBlock > 0), Fixed<Traits::kMaxBlock + Traits::kScratchPad>, int>;
+  KOKKOS_FORCEINLINE_FUNCTION static Pitch slice_pitch(int B) {
+    if constexpr (Traits::kMaxBlock > 0) {
+      (void)B;
+      return Pitch{};
+    } else {
+      return B + Traits::kScratchPad;
+    }
+  }
+
+  /// Team scratch bytes of each kernel (+ 64 for alignment).
+  static size_t product_scratch_bytes(int B) {
+    return size_t(2) * Traits::slice_depth(B) * int(slice_pitch(B)) * sizeof(int32_t) + 64;
+  }
+  static size_t closure_scratch_bytes(int B) {
+    return Traits::kRegisterTiles ? size_t(4) * B * sizeof(int32_t) + 64 : 0;
   }
 };
 
@@ -160,25 +283,22 @@ struct PivotTileKernel {
   using Ops = TileOps<ExecSpace>;
   int32_t* tile;  ///< the pivot tile (k, k), leading dimension n
   int64_t n;
-  int B, pitch;
-  KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
-    int32_t* t = Ops::scratch(team, B, pitch, 1);
-    Ops::load_tile(team, t, pitch, tile, n, B, false);
-    team.team_barrier();
-    Ops::relax_through_pivots(team, t, t, t, pitch, B);
-    Ops::store_tile(team, t, pitch, tile, n, B);
-  }
+  int B;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const { Ops::close_tile(team, tile, n, B); }
 };
 
 /// Phase 2, one team per tile: the pivot row's tiles (k, j) (when `row_part`) and the pivot
-/// column's tiles (i, k) of the tile rows held in `rows` (when `column_part`).
+/// column's tiles (i, k) of the tile rows held in `rows` (when `column_part`). The pivot tile
+/// P is closed after phase 1, so relaxing a tile through its B pivots one by one gives the
+/// same result as one min-plus product with P: row tile T = min(T, P (min,+) T), column tile
+/// T = min(T, T (min,+) P), the same kernel as phase 3.
 template <class ExecSpace>
 struct PivotRowColumnKernel {
   using Ops = TileOps<ExecSpace>;
   int32_t* rows;         ///< the tile rows held here (all of them on one device), ld n
   const int32_t* pivot;  ///< the pivot tile (k, k), ld n: in `rows` or in a received pivot row
   int64_t n;
-  int B, pitch, k, nb;
+  int B, k, nb;
   int row_tiles;  ///< tile rows in `rows`
   int k_local;    ///< tile row of the pivot block within `rows`, or -1
   bool row_part, column_part;
@@ -192,17 +312,9 @@ struct PivotRowColumnKernel {
       other += other >= k;  // column k of the pivot row
     else if (k_local >= 0)
       other += other >= k_local;  // tile row k of the rows held
-    int32_t* origin =
+    int32_t* t =
         in_row ? rows + int64_t(k_local) * B * n + int64_t(other) * B : rows + int64_t(other) * B * n + int64_t(k) * B;
-    int32_t* p_tile = Ops::scratch(team, B, pitch, 2);
-    int32_t* t = p_tile + B * pitch;
-    Ops::load_tile(team, p_tile, pitch, pivot, n, B, false);
-    Ops::load_tile(team, t, pitch, origin, n, B, false);
-    team.team_barrier();
-    // Row tile:    T(r, c) = min(T(r, c), P(r, p) + T(p, c)).
-    // Column tile: T(r, c) = min(T(r, c), T(r, p) + P(p, c)).
-    Ops::relax_through_pivots(team, t, in_row ? p_tile : t, in_row ? t : p_tile, pitch, B);
-    Ops::store_tile(team, t, pitch, origin, n, B);
+    Ops::min_plus_product(team, t, in_row ? pivot : t, in_row ? t : pivot, n, B);
   }
 };
 
@@ -211,29 +323,18 @@ struct PivotRowColumnKernel {
 template <class ExecSpace>
 struct RemainingTilesKernel {
   using Ops = TileOps<ExecSpace>;
-  using Traits = typename Ops::Traits;
   int32_t* rows;             ///< the tile rows held here, ld n
   const int32_t* pivot_row;  ///< the pivot row block (B rows of n), ld n
   int64_t n;
-  int B, pitch, k, nb;
+  int B, k, nb;
   int k_local;  ///< tile row of the pivot block within `rows`, or -1
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
-    constexpr int R = Traits::kTileRows, C = Traits::kTileCols;
     int bi = team.league_rank() / (nb - 1), bj = team.league_rank() % (nb - 1);
     bi += k_local >= 0 && bi >= k_local;
     bj += bj >= k;
-    // A = D(bi, k) staged transposed (column p of A is a contiguous row of `at`), so that a
-    // thread's kTileRows operands are one contiguous load, like its B operands.
-    int32_t* at = Ops::scratch(team, B, pitch, 2);
-    int32_t* bk = at + B * pitch;
-    Ops::load_tile(team, at, pitch, rows + int64_t(bi) * B * n + int64_t(k) * B, n, B, true);
-    Ops::load_tile(team, bk, pitch, pivot_row + int64_t(bj) * B, n, B, false);
-    team.team_barrier();
-    int32_t* c = rows + int64_t(bi) * B * n + int64_t(bj) * B;
-    const int per_row = B / C;
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, (B / R) * per_row), [&](const int tt) {
-      Ops::relax_thread_tile(c, n, at, bk, pitch, B, (tt / per_row) * R, (tt % per_row) * C);
-    });
+    int32_t* tile_row = rows + int64_t(bi) * B * n;
+    Ops::min_plus_product(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B, pivot_row + int64_t(bj) * B, n,
+                          B);
   }
 };
 
@@ -243,7 +344,8 @@ template <class ExecSpace>
 class BlockedFloydWarshall {
  public:
   using Traits = BackendTraits<ExecSpace>;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, typename Traits::LaunchBounds>;
+  using Ops = Impl::TileOps<ExecSpace>;
   using Matrix = DistanceMatrix<ExecSpace>;
 
   /// Seconds spent in each phase, summed over the rounds (measured with a fence after each
@@ -311,9 +413,9 @@ class BlockedFloydWarshall {
   /// Phase 1 on the process that holds tile row k. The RowBlock phases run on `exec`.
   static void phase1(const RowBlock& rb, int k, const ExecSpace& exec = ExecSpace()) {
     const int B = rb.block;
-    Kokkos::parallel_for("apsp::phase1_pivot", policy(exec, 1, B, 1),
-                         Impl::PivotTileKernel<ExecSpace>{rb.rows + int64_t(rb.k_local(k)) * B * rb.n + int64_t(k) * B,
-                                                          rb.n, B, pitch(B)});
+    Kokkos::parallel_for(
+        "apsp::phase1_pivot", policy(exec, 1, B, Ops::closure_scratch_bytes(B)),
+        Impl::PivotTileKernel<ExecSpace>{rb.rows + int64_t(rb.k_local(k)) * B * rb.n + int64_t(k) * B, rb.n, B});
   }
 
   /// Phase 2: the pivot row's tiles (`row_part`, only where tile row k is held) and the pivot
@@ -325,7 +427,6 @@ class BlockedFloydWarshall {
                                                  pivot_row + int64_t(k) * B,
                                                  rb.n,
                                                  B,
-                                                 pitch(B),
                                                  k,
                                                  nb,
                                                  rb.row_tiles,
@@ -333,7 +434,9 @@ class BlockedFloydWarshall {
                                                  row_part && rb.k_local(k) >= 0 && nb > 1,
                                                  column_part};
     const int league = kernel.row_teams() + kernel.column_teams();
-    if (league > 0) Kokkos::parallel_for("apsp::phase2_pivot_row_col", policy(exec, league, B, 2), kernel);
+    if (league > 0)
+      Kokkos::parallel_for("apsp::phase2_pivot_row_col", policy(exec, league, B, Ops::product_scratch_bytes(B)),
+                           kernel);
   }
 
   /// Phase 3 on the rows held, with the pivot row block `pivot_row` (ld n).
@@ -341,38 +444,38 @@ class BlockedFloydWarshall {
     const int B = rb.block, nb = int(rb.n / B);
     const int k_local = rb.k_local(k), row_tiles = rb.row_tiles - (k_local >= 0);
     if (nb < 2 || row_tiles < 1) return;
-    Kokkos::parallel_for("apsp::phase3_remaining", policy(exec, row_tiles * (nb - 1), B, 2),
-                         Impl::RemainingTilesKernel<ExecSpace>{rb.rows, pivot_row, rb.n, B, pitch(B), k, nb, k_local});
+    Kokkos::parallel_for("apsp::phase3_remaining", policy(exec, row_tiles * (nb - 1), B, Ops::product_scratch_bytes(B)),
+                         Impl::RemainingTilesKernel<ExecSpace>{rb.rows, pivot_row, rb.n, B, k, nb, k_local});
   }
 
   /// Throws std::invalid_argument unless `block` suits the backend's thread-tile shape and
-  /// its two staged tiles fit the team scratch memory of this device.
+  /// the staged operand slices fit the team scratch memory of this device.
   static void check_block_size(int block) {
     using T = Traits;
-    const std::string rule = "it must be a multiple of " + std::to_string(T::kTileRows) + ", " +
-                             std::to_string(T::kTileCols) + " and " + std::to_string(T::kChunk);
-    if (block <= 0 || block % T::kTileRows != 0 || block % T::kTileCols != 0 || block % T::kChunk != 0)
+    const int step = std::max({T::kTileRows, T::kTileCols, T::kChunk});
+    const std::string rule = "it must be a multiple of " + std::to_string(step) +
+                             (T::kMaxBlock > 0 ? " and at most " + std::to_string(T::kMaxBlock) : std::string());
+    if (block <= 0 || block % T::kTileRows != 0 || block % T::kTileCols != 0 || block % T::kChunk != 0 ||
+        (T::kMaxBlock > 0 && block > T::kMaxBlock))
       throw std::invalid_argument("block size " + std::to_string(block) + " is not supported by the " +
                                   ExecSpace::name() + " backend: " + rule);
     // A GPU's shared memory is a hard limit; host backends allocate scratch as needed
     // (Kokkos 3.4's OpenMP reports 32 KiB here yet serves more).
     constexpr bool on_host =
         Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-    const size_t need = scratch_bytes(block, 2), have = Policy::scratch_size_max(0);
+    const size_t need = Ops::product_scratch_bytes(block), have = Policy::scratch_size_max(0);
     if (!on_host && need > have)
       throw std::invalid_argument("block size " + std::to_string(block) + " needs " + std::to_string(need) +
                                   " bytes of team scratch on the " + ExecSpace::name() + " backend, which has " +
                                   std::to_string(have));
-  }
-
-  /// Bytes of team scratch a phase with `tiles` staged tiles needs (+ 64 for alignment).
-  static size_t scratch_bytes(int block, int tiles) {
-    return size_t(tiles) * block * pitch(block) * sizeof(int32_t) + 64;
+    const int threads = T::team_size(block) * T::vector_length(block);
+    if (!on_host && threads > T::kMaxTeamThreads)
+      throw std::invalid_argument("block size " + std::to_string(block) + " needs " + std::to_string(threads) +
+                                  " threads per team with this thread tile; the " + ExecSpace::name() +
+                                  " build allows " + std::to_string(T::kMaxTeamThreads));
   }
 
  private:
-  static int pitch(int block) { return block + Traits::kScratchPad; }
-
   template <class F>
   static void timed(double& total, F&& f) {
     Kokkos::Timer timer;
@@ -381,9 +484,9 @@ class BlockedFloydWarshall {
     total += timer.seconds();
   }
 
-  static Policy policy(const ExecSpace& exec, int league, int block, int staged_tiles) {
+  static Policy policy(const ExecSpace& exec, int league, int block, size_t scratch_bytes) {
     return Policy(exec, league, Traits::team_size(block), Traits::vector_length(block))
-        .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes(block, staged_tiles)));
+        .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   }
 };
 
