@@ -33,12 +33,16 @@ namespace apsp {
 ///   the thread tiles of a tile (CPU).
 /// - `slice_depth(B)`: pivots whose operands are staged in team scratch at a time (B on the
 ///   CPU: the whole tiles; a slice of them on a GPU, whose shared memory is small), a
-///   multiple of `kPivotUnroll`, the pivot steps unrolled into one loop iteration.
+///   multiple of `kPivotRun`, the pivots read from each row of the A operand at a time.
 /// - `team_size(B)` x `vector_length(B)`: the team's threads and vector lanes.
 /// - `LaunchBounds`, `kMaxTeamThreads`: the team size bound the kernels are compiled for (on a
 ///   GPU it caps the registers per thread so that enough teams share a multiprocessor).
 /// - `kChunk`: operands are staged in runs of kChunk contiguous int32, one run per loop item,
 ///   so the run vectorises on a CPU and is one 16-byte access on a GPU.
+/// - `copy_run<N>`, `store_run<N>`: copy N contiguous int32 (16-byte aligned where N is a
+///   multiple of 4) with wide accesses; `copy_async<N>` + `async_commit` + `async_wait<K>`:
+///   stage into team scratch asynchronously (a plain copy on the CPU); `recompute_later(p)`:
+///   p, with addresses derived from it computed where used (register pressure on a GPU).
 /// - `kScratchPad`: int32 added to each row of a staged tile (bank-conflict padding).
 /// - `HostStagingSpace`: where the result lands on the host before it is written
 ///   (the matrix's own memory when the host can read it; pinned memory for a GPU).
@@ -49,6 +53,14 @@ template <class ExecSpace>
 struct BackendTraits;
 
 namespace Impl {
+/// log2 of a power of two.
+KOKKOS_FORCEINLINE_FUNCTION int log2_pow2(int x) {
+#if defined(__CUDA_ARCH__)
+  return __ffs(x) - 1;
+#else
+  return __builtin_ctz(unsigned(x));
+#endif
+}
 KOKKOS_FORCEINLINE_FUNCTION int32_t portable_min_plus(int32_t c, int32_t a, int32_t b) {
   const int32_t s = a + b;
   return s < c ? s : c;

@@ -3,14 +3,16 @@
 // (__viaddmin_s32 -> SASS VIADDMNMX); elsewhere the portable min.
 #pragma once
 
+#include <cuda_pipeline.h>
+
 #include <string>
 
 namespace apsp {
 
 // Thread tile 8 x 8 (two runs of 4 rows by two runs of 4 columns, B/2 apart) and B = 128:
 // a team of 256 threads, each keeping 64 results in registers for a whole round, staging the
-// operands 32 pivots at a time (2 x 32 x 132 int32 = 33 KiB of shared memory, under the 40 KiB
-// of team scratch Kokkos 4.6 grants). docs/results.md has the block-size study. Overridable
+// operands 16 pivots at a time in two alternating buffers (37 KiB of shared memory, under the
+// 40 KiB of team scratch Kokkos 4.6 grants). docs/results.md has the block-size study. Overridable
 // at build time (-DAPSP_CUDA_TILE_ROWS=... -DAPSP_CUDA_TILE_COLS=... -DAPSP_CUDA_BLOCK=...).
 #ifndef APSP_CUDA_TILE_ROWS
 #define APSP_CUDA_TILE_ROWS 8
@@ -31,8 +33,8 @@ struct BackendTraits<Kokkos::Cuda> {
   static constexpr bool kRegisterTiles = true;
   static constexpr int default_block = APSP_CUDA_BLOCK;
   static constexpr int kMaxBlock = 128;  // staged slices have a fixed pitch of 128 + kScratchPad
-  // pivot steps per unrolled loop iteration (slice depths are multiples of 4)
-  static constexpr int kPivotUnroll = 4;
+  // pivots read at once from each row of the A operand (one 8-byte shared-memory load)
+  static constexpr int kPivotRun = 2;
   static constexpr int kChunk = 4;       // one 16-byte access per thread
   static constexpr int kScratchPad = 4;  // keeps rows 16-byte aligned, shifts banks by 4
   // Compiled for teams of up to kMaxTeamThreads (a B = 128 tile) and kMinTeams of them per
@@ -41,12 +43,9 @@ struct BackendTraits<Kokkos::Cuda> {
   static constexpr int kMinTeams = kMaxTeamThreads >= 512 ? 1 : 512 / kMaxTeamThreads;
   using LaunchBounds = Kokkos::LaunchBounds<kMaxTeamThreads, kMinTeams>;
   using HostStagingSpace = Kokkos::CudaHostPinnedSpace;
-  /// Pivots staged per slice: 32, or the largest of 16, 8, 4 that divides B.
-  KOKKOS_INLINE_FUNCTION static int slice_depth(int block) {
-    for (int s = 32; s >= 4; s /= 2)
-      if (block % s == 0) return s;
-    return block;
-  }
+  /// Pivots staged per slice: 16 (or B when smaller). Two slices of A's columns and Bk's rows
+  /// take 2 x (128 x 20 + 16 x 132) int32 = 37 KiB at B = 128.
+  KOKKOS_INLINE_FUNCTION static int slice_depth(int block) { return block < 16 ? block : 16; }
   // One thread per thread tile; Kokkos puts team threads on threadIdx.y, so with one vector
   // lane consecutive threads of a warp are consecutive team ranks.
   static int vector_length(int /*block*/) { return 1; }
@@ -67,16 +66,22 @@ struct BackendTraits<Kokkos::Cuda> {
     if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return INT64_MAX;
     return static_cast<int64_t>(free_bytes);
   }
-  /// dst[0, N) = src[0, N) for 16-byte aligned runs, as N / 4 16-byte accesses (LDS.128,
-  /// LDG.E.128): the compiler does not always prove the alignment by itself.
+  /// dst[0, N) = src[0, N) with the widest aligned accesses (LDS.128 / LDG.E.128 for runs of
+  /// 4k int32, LDS.64 for 2): the compiler does not always prove the alignment by itself.
   template <int N>
   KOKKOS_FORCEINLINE_FUNCTION static void copy_run(int32_t* dst, const int32_t* src) {
-    static_assert(N % 4 == 0, "runs of whole 16-byte words");
 #if defined(__CUDA_ARCH__)
-    APSP_UNROLL
-    for (int q = 0; q < N / 4; ++q) {
-      const int4 v = reinterpret_cast<const int4*>(src)[q];
-      dst[4 * q] = v.x, dst[4 * q + 1] = v.y, dst[4 * q + 2] = v.z, dst[4 * q + 3] = v.w;
+    if constexpr (N % 4 == 0) {
+      APSP_UNROLL
+      for (int q = 0; q < N / 4; ++q) {
+        const int4 v = reinterpret_cast<const int4*>(src)[q];
+        dst[4 * q] = v.x, dst[4 * q + 1] = v.y, dst[4 * q + 2] = v.z, dst[4 * q + 3] = v.w;
+      }
+    } else if constexpr (N == 2) {
+      const int2 v = *reinterpret_cast<const int2*>(src);
+      dst[0] = v.x, dst[1] = v.y;
+    } else {
+      for (int j = 0; j < N; ++j) dst[j] = src[j];
     }
 #else
     for (int j = 0; j < N; ++j) dst[j] = src[j];
@@ -86,11 +91,36 @@ struct BackendTraits<Kokkos::Cuda> {
   template <int N>
   KOKKOS_FORCEINLINE_FUNCTION static void store_run(int32_t* dst, const int32_t* src) {
 #if defined(__CUDA_ARCH__)
+    static_assert(N % 4 == 0, "runs of whole 16-byte words");
     APSP_UNROLL
     for (int q = 0; q < N / 4; ++q)
       reinterpret_cast<int4*>(dst)[q] = make_int4(src[4 * q], src[4 * q + 1], src[4 * q + 2], src[4 * q + 3]);
 #else
     for (int j = 0; j < N; ++j) dst[j] = src[j];
+#endif
+  }
+  /// Global memory to shared memory without passing through registers (sm_80 and later:
+  /// LDGSTS), so that a team's next slice is in flight while it computes on the current one.
+  template <int N>
+  KOKKOS_FORCEINLINE_FUNCTION static void copy_async(int32_t* dst, const int32_t* src) {
+    static_assert(N == 4, "16-byte copies");
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+    __pipeline_memcpy_async(dst, src, 16);
+#else
+    for (int j = 0; j < N; ++j) dst[j] = src[j];
+#endif
+  }
+  /// Closes the group of copies issued since the last commit.
+  KOKKOS_FORCEINLINE_FUNCTION static void async_commit() {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+    __pipeline_commit();
+#endif
+  }
+  /// Waits until at most K committed groups of this thread's copies are still in flight.
+  template <int K>
+  KOKKOS_FORCEINLINE_FUNCTION static void async_wait() {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+    __pipeline_wait_prior(K);
 #endif
   }
   /// `p`, hidden from the optimiser: addresses derived from it are computed where they are

@@ -21,7 +21,7 @@ struct HostBackendTraits {
   static constexpr bool kRegisterTiles = false;
   static constexpr int default_block = 64;
   static constexpr int kMaxBlock = 0;  // no cap: staged tiles have a pitch of B
-  static constexpr int kPivotUnroll = 1;
+  static constexpr int kPivotRun = 1;
   static constexpr int kChunk = 16;
   static constexpr int kScratchPad = 0;
   static constexpr int kMaxTeamThreads = 1;
@@ -54,6 +54,14 @@ struct HostBackendTraits {
     APSP_UNROLL
     for (int j = 0; j < N; ++j) d[j] = src[j];
   }
+  /// Staging is synchronous on the CPU.
+  template <int N>
+  KOKKOS_FORCEINLINE_FUNCTION static void copy_async(int32_t* dst, const int32_t* src) {
+    copy_run<N>(dst, src);
+  }
+  static void async_commit() {}
+  template <int K>
+  static void async_wait() {}
   template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static T* recompute_later(T* p) {
     return p;

@@ -84,30 +84,33 @@ struct ThreadTile {
     }
   }
 
-  /// acc(r, c) = min over p < depth of (acc(r, c), at(p, r) + bk(p, c)): `at` holds the A
-  /// operand transposed (its column p is a contiguous row), so both operands of a pivot step
-  /// are a few wide loads. Steps go U at a time (depth is a multiple of U), unrolled.
-  template <int U, class Pitch>
-  KOKKOS_FORCEINLINE_FUNCTION void relax(const int32_t* at, const int32_t* bk, Pitch pitch, int depth) {
+  /// acc(r, c) = min over p < depth of (acc(r, c), a(r, p) + bk(p, c)), with a(r, p) at
+  /// a[r * a_pitch + p] and bk(p, c) at bk[p * b_pitch + c]. U pivots at a time: each of the
+  /// thread's rows of a gives a run of U pivots (one 8-byte load for U = 2 on a GPU) and each
+  /// pivot row of bk a few 16-byte runs; depth is a multiple of U.
+  template <int U, class BPitch>
+  KOKKOS_FORCEINLINE_FUNCTION void relax(const int32_t* a, int a_pitch, const int32_t* bk, BPitch b_pitch, int depth) {
     for (int p0 = 0; p0 < depth; p0 += U) {
+      int32_t av[R][U];
       APSP_UNROLL
-      for (int p = p0; p < p0 + U; ++p) {
-        int32_t av[R], bv[C];
+      for (int i = 0; i < R; ++i) Traits::template copy_run<U>(av[i], a + row(i) * a_pitch + p0);
+      APSP_UNROLL
+      for (int q = 0; q < U; ++q) {
+        int32_t bv[C];
         APSP_UNROLL
-        for (int m = 0; m < kRowRuns; ++m) Traits::template copy_run<RR>(&av[m * RR], at + p * pitch + row(m * RR));
-        APSP_UNROLL
-        for (int m = 0; m < kColRuns; ++m) Traits::template copy_run<CR>(&bv[m * CR], bk + p * pitch + col(m * CR));
+        for (int m = 0; m < kColRuns; ++m)
+          Traits::template copy_run<CR>(&bv[m * CR], bk + (p0 + q) * b_pitch + col(m * CR));
         APSP_UNROLL
         for (int i = 0; i < R; ++i) {
           APSP_UNROLL
-          for (int j = 0; j < C; ++j) acc[i][j] = Traits::min_plus(acc[i][j], av[i], bv[j]);
+          for (int j = 0; j < C; ++j) acc[i][j] = Traits::min_plus(acc[i][j], av[i][q], bv[j]);
         }
       }
     }
   }
 
   /// Phase 1 in registers: writes this thread's entries of column p to column[r] and of row p
-  /// to row[c] (the operands of pivot step p, as `relax` reads them with depth 1).
+  /// to row[c] (the operands of pivot step p, as `relax` reads them with depth 1, a_pitch 1).
   KOKKOS_FORCEINLINE_FUNCTION void publish(int p, int32_t* column, int32_t* row_out) const {
     APSP_UNROLL
     for (int j = 0; j < C; ++j)
@@ -148,65 +151,83 @@ struct TileOps {
     return static_cast<int32_t*>(team.team_scratch(0).get_shmem_aligned(ints * sizeof(int32_t), 64));
   }
 
-  /// dst(r, c) <- src[r * ld + c] for r < rows, c < cols; runs of kChunk contiguous int32 over
-  /// the team's threads (consecutive threads on consecutive runs: coalesced reads).
-  KOKKOS_FORCEINLINE_FUNCTION static void stage(const Member& team, int32_t* dst, int pitch, const int32_t* src,
+  /// dst(r, c) <- src[r * ld + c] for r < rows, c < cols, in runs of kChunk contiguous int32,
+  /// consecutive runs to consecutive threads (coalesced reads, conflict-free scratch writes).
+  /// With register tiles the copies are asynchronous (Traits::copy_async; complete after
+  /// Traits::async_wait) and each thread walks its runs with a fixed stride: cols / kChunk
+  /// is a power of two there, so no division per run.
+  KOKKOS_FORCEINLINE_FUNCTION static void stage(const Member& team, int32_t* dst, int dst_pitch, const int32_t* src,
                                                 int64_t ld, int rows, int cols) {
     constexpr int W = Traits::kChunk;
     const int runs = cols / W;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows * runs), [&](const int item) {
-      const int r = item / runs, c = item % runs * W;
-      int32_t v[W];
-      Traits::template copy_run<W>(v, src + r * ld + c);
-      Traits::template store_run<W>(dst + r * pitch + c, v);
-    });
-  }
-
-  /// dst(c, r) <- src[r * ld + c] (transposed). Consecutive threads take consecutive rows r in
-  /// groups of up to 16, then the next run of the same rows, so that their scratch stores land
-  /// in distinct banks while two neighbouring runs still fill whole 32-byte sectors of a row.
-  KOKKOS_FORCEINLINE_FUNCTION static void stage_transposed(const Member& team, int32_t* dst, int pitch,
-                                                           const int32_t* src, int64_t ld, int rows, int cols) {
-    constexpr int W = Traits::kChunk;
-    const int runs = cols / W, group = (rows & -rows) < 16 ? (rows & -rows) : 16;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows * runs), [&](const int item) {
-      const int r = item / (group * runs) * group + item % group, c = item / group % runs * W;
-      int32_t v[W];
-      Traits::template copy_run<W>(v, src + r * ld + c);
-      APSP_UNROLL
-      for (int w = 0; w < W; ++w) dst[(c + w) * pitch + r] = v[w];
-    });
+    if constexpr (Traits::kRegisterTiles) {
+      const int threads = team.team_size(), shift = log2_pow2(runs);
+      const int first = team.team_rank(), c = (first & (runs - 1)) * W;
+      const int row_step = threads >> shift;  // threads and runs are powers of two
+      if (row_step > 0) {
+        const int32_t* s = src + (first >> shift) * ld + c;
+        int32_t* d = dst + (first >> shift) * dst_pitch + c;
+        for (int r = first >> shift; r < rows; r += row_step, s += row_step * ld, d += row_step * dst_pitch)
+          Traits::template copy_async<W>(d, s);
+      } else {  // fewer threads than runs in a row (B < 16)
+        for (int item = first; item < rows * runs; item += threads)
+          Traits::template copy_async<W>(dst + (item >> shift) * dst_pitch + (item & (runs - 1)) * W,
+                                         src + (item >> shift) * ld + (item & (runs - 1)) * W);
+      }
+    } else {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows * runs), [&](const int item) {
+        const int r = item / runs, c = item % runs * W;
+        int32_t v[W];
+        Traits::template copy_run<W>(v, src + r * ld + c);
+        Traits::template store_run<W>(dst + r * dst_pitch + c, v);
+      });
+    }
   }
 
   /// C = min(C, A (min,+) Bk) for B x B tiles with leading dimension ld. C may be the same
   /// tile as A or Bk (phase 2): every read of them comes before the first write.
+  ///
+  /// A slice is A's columns [s, s + S) (B rows of S, pitch S + kScratchPad) and Bk's rows
+  /// [s, s + S) (S rows of B, pitch slice_pitch(B)). With register tiles two slice buffers
+  /// alternate: slice s + 1 is copied while slice s is relaxed.
   KOKKOS_FORCEINLINE_FUNCTION static void min_plus_product(const Member& team, int32_t* c, const int32_t* a,
                                                            const int32_t* bk, int64_t ld, int B) {
-    const int S = Traits::slice_depth(B);
-    const auto pitch = slice_pitch(B);
-    int32_t* at = scratch(team, size_t(2) * S * pitch);
-    int32_t* bs = at + S * pitch;
+    const int S = Traits::slice_depth(B), a_pitch = S + Traits::kScratchPad;
+    const auto b_pitch = slice_pitch(B);
+    const int buffer = B * a_pitch + S * b_pitch;
+    int32_t* slices = scratch(team, size_t(kBuffers) * buffer);
+    auto stage_slice = [&](int s, int32_t* buf) {
+      stage(team, buf, a_pitch, a + s, ld, B, S);
+      stage(team, buf + B * a_pitch, b_pitch, bk + int64_t(s) * ld, ld, S, B);
+    };
     if constexpr (Traits::kRegisterTiles) {
       Tile t(team.team_rank(), B);
       t.load(c, ld);
+      stage_slice(0, slices);
+      Traits::async_commit();
       for (int s = 0; s < B; s += S) {
-        if (s > 0) team.team_barrier();  // everyone is done with the previous slice
-        stage_transposed(team, at, pitch, a + s, ld, B, S);
-        stage(team, bs, pitch, bk + int64_t(s) * ld, ld, S, B);
-        team.team_barrier();
-        t.template relax<Traits::kPivotUnroll>(at, bs, pitch, S);
+        int32_t* buf = slices + (s / S & 1) * buffer;
+        if (s + S < B) {  // the other buffer was released by the barrier ending the last slice
+          stage_slice(s + S, slices + ((s / S + 1) & 1) * buffer);
+          Traits::async_commit();
+          Traits::template async_wait<1>();  // this thread's copies of slice s are done
+        } else {
+          Traits::template async_wait<0>();
+        }
+        team.team_barrier();  // ... and everyone's
+        t.template relax<Traits::kPivotRun>(buf, a_pitch, buf + B * a_pitch, b_pitch, S);
+        if (s + S < B) team.team_barrier();
       }
       t.store(c, ld);
     } else {
       for (int s = 0; s < B; s += S) {
         if (s > 0) team.team_barrier();
-        stage_transposed(team, at, pitch, a + s, ld, B, S);
-        stage(team, bs, pitch, bk + int64_t(s) * ld, ld, S, B);
+        stage_slice(s, slices);
         team.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Tile::count(B)), [&](const int index) {
           Tile t(index, B);
           t.load(c, ld);
-          t.template relax<Traits::kPivotUnroll>(at, bs, pitch, S);
+          t.template relax<Traits::kPivotRun>(slices, a_pitch, slices + B * a_pitch, b_pitch, S);
           t.store(c, ld);
         });
       }
@@ -226,7 +247,7 @@ struct TileOps {
       team.team_barrier();
       for (int p = 0; p < B; ++p) {
         const int32_t* now = buffers + (p & 1) * 2 * B;
-        tile.template relax<1>(now, now + B, 0, 1);
+        tile.template relax<1>(now, 1, now + B, 0, 1);
         if (p + 1 < B) {
           int32_t* next = buffers + ((p + 1) & 1) * 2 * B;
           tile.publish(p + 1, next, next + B);
@@ -269,8 +290,10 @@ struct TileOps {
   }
 
   /// Team scratch bytes of each kernel (+ 64 for alignment).
+  static constexpr int kBuffers = Traits::kRegisterTiles ? 2 : 1;
   static size_t product_scratch_bytes(int B) {
-    return size_t(2) * Traits::slice_depth(B) * int(slice_pitch(B)) * sizeof(int32_t) + 64;
+    const int S = Traits::slice_depth(B);
+    return size_t(kBuffers) * (B * (S + Traits::kScratchPad) + S * int(slice_pitch(B))) * sizeof(int32_t) + 64;
   }
   static size_t closure_scratch_bytes(int B) {
     return Traits::kRegisterTiles ? size_t(4) * B * sizeof(int32_t) + 64 : 0;
@@ -453,10 +476,11 @@ class BlockedFloydWarshall {
   static void check_block_size(int block) {
     using T = Traits;
     const int step = std::max({T::kTileRows, T::kTileCols, T::kChunk});
-    const std::string rule = "it must be a multiple of " + std::to_string(step) +
-                             (T::kMaxBlock > 0 ? " and at most " + std::to_string(T::kMaxBlock) : std::string());
+    const std::string rule =
+        (T::kRegisterTiles ? "it must be a power of two, a multiple of " : "it must be a multiple of ") +
+        std::to_string(step) + (T::kMaxBlock > 0 ? " and at most " + std::to_string(T::kMaxBlock) : std::string());
     if (block <= 0 || block % T::kTileRows != 0 || block % T::kTileCols != 0 || block % T::kChunk != 0 ||
-        (T::kMaxBlock > 0 && block > T::kMaxBlock))
+        (T::kMaxBlock > 0 && block > T::kMaxBlock) || (T::kRegisterTiles && (block & (block - 1)) != 0))
       throw std::invalid_argument("block size " + std::to_string(block) + " is not supported by the " +
                                   ExecSpace::name() + " backend: " + rule);
     // A GPU's shared memory is a hard limit; host backends allocate scratch as needed
