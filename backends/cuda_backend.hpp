@@ -5,6 +5,7 @@
 
 #include <cuda_pipeline.h>
 
+#include <stdexcept>
 #include <string>
 
 namespace apsp {
@@ -32,6 +33,7 @@ struct BackendTraits<Kokkos::Cuda> {
   static constexpr int kColRun = 4;
   static constexpr bool kRegisterTiles = true;
   static constexpr int default_block = APSP_CUDA_BLOCK;
+  static constexpr int kMaxSlice = 16;   // slice_depth(B) <= kMaxSlice
   static constexpr int kMaxBlock = 128;  // staged slices have a fixed pitch of 128 + kScratchPad
   // pivots read at once from each row of the A operand (one 8-byte shared-memory load)
   static constexpr int kPivotRun = 2;
@@ -45,7 +47,7 @@ struct BackendTraits<Kokkos::Cuda> {
   using HostStagingSpace = Kokkos::CudaHostPinnedSpace;
   /// Pivots staged per slice: 16 (or B when smaller). Two slices of A's columns and Bk's rows
   /// take 2 x (128 x 20 + 16 x 132) int32 = 37 KiB at B = 128.
-  KOKKOS_INLINE_FUNCTION static int slice_depth(int block) { return block < 16 ? block : 16; }
+  KOKKOS_INLINE_FUNCTION static int slice_depth(int block) { return block < kMaxSlice ? block : kMaxSlice; }
   // One thread per thread tile; Kokkos puts team threads on threadIdx.y, so with one vector
   // lane consecutive threads of a warp are consecutive team ranks.
   static int vector_length(int /*block*/) { return 1; }
@@ -98,6 +100,23 @@ struct BackendTraits<Kokkos::Cuda> {
 #else
     for (int j = 0; j < N; ++j) dst[j] = src[j];
 #endif
+  }
+  /// Page-locks host memory that the device may then write by DMA (false when the system
+  /// refuses, e.g. for memory it cannot pin).
+  static bool pin_host_memory(void* p, size_t bytes) {
+    if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess) return true;
+    (void)cudaGetLastError();  // clear the error: the caller falls back to staged copies
+    return false;
+  }
+  static void unpin_host_memory(void* p) { (void)cudaHostUnregister(p); }
+  /// rows x width bytes from device memory (row pitch src_pitch) to pinned host memory (row
+  /// pitch dst_pitch), on `exec`'s stream: drops the padding columns on the way.
+  static void copy_rows_to_host(const Kokkos::Cuda& exec, void* dst, size_t dst_pitch, const void* src,
+                                size_t src_pitch, size_t width, size_t rows) {
+    const cudaError_t rc =
+        cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width, rows, cudaMemcpyDeviceToHost, exec.cuda_stream());
+    if (rc != cudaSuccess)
+      throw std::runtime_error(std::string("device-to-host copy failed: ") + cudaGetErrorString(rc));
   }
   /// Global memory to shared memory without passing through registers (sm_80 and later:
   /// LDGSTS), so that a team's next slice is in flight while it computes on the current one.

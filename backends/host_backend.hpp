@@ -20,6 +20,7 @@ struct HostBackendTraits {
   static constexpr int kColRun = kTileCols;
   static constexpr bool kRegisterTiles = false;
   static constexpr int default_block = 64;
+  static constexpr int kMaxSlice = 0;  // no cap
   static constexpr int kMaxBlock = 0;  // no cap: staged tiles have a pitch of B
   static constexpr int kPivotRun = 1;
   static constexpr int kChunk = 16;
@@ -54,6 +55,11 @@ struct HostBackendTraits {
     APSP_UNROLL
     for (int j = 0; j < N; ++j) d[j] = src[j];
   }
+  /// The host writes the result from its own memory: nothing to pin, no device copies.
+  static bool pin_host_memory(void*, size_t) { return false; }
+  static void unpin_host_memory(void*) {}
+  template <class Exec>
+  static void copy_rows_to_host(const Exec&, void*, size_t, const void*, size_t, size_t, size_t) {}
   /// Staging is synchronous on the CPU.
   template <int N>
   KOKKOS_FORCEINLINE_FUNCTION static void copy_async(int32_t* dst, const int32_t* src) {

@@ -88,8 +88,9 @@ struct ThreadTile {
   /// a[r * a_pitch + p] and bk(p, c) at bk[p * b_pitch + c]. U pivots at a time: each of the
   /// thread's rows of a gives a run of U pivots (one 8-byte load for U = 2 on a GPU) and each
   /// pivot row of bk a few 16-byte runs; depth is a multiple of U.
-  template <int U, class BPitch>
-  KOKKOS_FORCEINLINE_FUNCTION void relax(const int32_t* a, int a_pitch, const int32_t* bk, BPitch b_pitch, int depth) {
+  template <int U, class APitch, class BPitch>
+  KOKKOS_FORCEINLINE_FUNCTION void relax(const int32_t* a, APitch a_pitch, const int32_t* bk, BPitch b_pitch,
+                                         int depth) {
     for (int p0 = 0; p0 < depth; p0 += U) {
       int32_t av[R][U];
       APSP_UNROLL
@@ -187,18 +188,19 @@ struct TileOps {
   /// C = min(C, A (min,+) Bk) for B x B tiles with leading dimension ld. C may be the same
   /// tile as A or Bk (phase 2): every read of them comes before the first write.
   ///
-  /// A slice is A's columns [s, s + S) (B rows of S, pitch S + kScratchPad) and Bk's rows
-  /// [s, s + S) (S rows of B, pitch slice_pitch(B)). With register tiles two slice buffers
+  /// A slice is A's columns [s, s + S) (B rows of S, pitch a_pitch(S)) and Bk's rows
+  /// [s, s + S) (S rows of B, pitch b_pitch(B)). With register tiles two slice buffers
   /// alternate: slice s + 1 is copied while slice s is relaxed.
   KOKKOS_FORCEINLINE_FUNCTION static void min_plus_product(const Member& team, int32_t* c, const int32_t* a,
                                                            const int32_t* bk, int64_t ld, int B) {
-    const int S = Traits::slice_depth(B), a_pitch = S + Traits::kScratchPad;
-    const auto b_pitch = slice_pitch(B);
-    const int buffer = B * a_pitch + S * b_pitch;
+    const int S = Traits::slice_depth(B);
+    const auto ap = a_pitch(S);
+    const auto bp = b_pitch(B);
+    const int buffer = B * ap + S * bp;
     int32_t* slices = scratch(team, size_t(kBuffers) * buffer);
     auto stage_slice = [&](int s, int32_t* buf) {
-      stage(team, buf, a_pitch, a + s, ld, B, S);
-      stage(team, buf + B * a_pitch, b_pitch, bk + int64_t(s) * ld, ld, S, B);
+      stage(team, buf, ap, a + s, ld, B, S);
+      stage(team, buf + B * ap, bp, bk + int64_t(s) * ld, ld, S, B);
     };
     if constexpr (Traits::kRegisterTiles) {
       Tile t(team.team_rank(), B);
@@ -215,7 +217,7 @@ struct TileOps {
           Traits::template async_wait<0>();
         }
         team.team_barrier();  // ... and everyone's
-        t.template relax<Traits::kPivotRun>(buf, a_pitch, buf + B * a_pitch, b_pitch, S);
+        t.template relax<Traits::kPivotRun>(buf, ap, buf + B * ap, bp, S);
         if (s + S < B) team.team_barrier();
       }
       t.store(c, ld);
@@ -227,7 +229,7 @@ struct TileOps {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Tile::count(B)), [&](const int index) {
           Tile t(index, B);
           t.load(c, ld);
-          t.template relax<Traits::kPivotRun>(slices, a_pitch, slices + B * a_pitch, b_pitch, S);
+          t.template relax<Traits::kPivotRun>(slices, ap, slices + B * ap, bp, S);
           t.store(c, ld);
         });
       }
@@ -272,18 +274,29 @@ struct TileOps {
     }
   }
 
-  /// Row pitch (int32) of the staged slices. Where the backend caps B, a compile-time
-  /// constant: the unrolled pivot steps then address scratch with immediate offsets instead
-  /// of an integer add per load.
+  /// Row pitches (int32) of the staged slices: A's rows hold S pivots, Bk's rows B columns.
+  /// Where the backend caps B and S (kMaxBlock, kMaxSlice), compile-time constants: the
+  /// unrolled pivot steps then address scratch with immediate offsets from a few base
+  /// registers instead of an integer add per load.
   template <int N>
   struct Fixed {
     KOKKOS_FORCEINLINE_FUNCTION constexpr operator int() const { return N; }
   };
-  using Pitch = std::conditional_t<(Traits::kMaxBlock > 0), Fixed<Traits::kMaxBlock + Traits::kScratchPad>, int>;
-  KOKKOS_FORCEINLINE_FUNCTION static Pitch slice_pitch(int B) {
-    if constexpr (Traits::kMaxBlock > 0) {
+  static constexpr bool kFixedPitches = Traits::kMaxBlock > 0;
+  using APitch = std::conditional_t<kFixedPitches, Fixed<Traits::kMaxSlice + Traits::kScratchPad>, int>;
+  using BPitch = std::conditional_t<kFixedPitches, Fixed<Traits::kMaxBlock + Traits::kScratchPad>, int>;
+  KOKKOS_FORCEINLINE_FUNCTION static APitch a_pitch(int S) {
+    if constexpr (kFixedPitches) {
+      (void)S;
+      return APitch{};
+    } else {
+      return S + Traits::kScratchPad;
+    }
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static BPitch b_pitch(int B) {
+    if constexpr (kFixedPitches) {
       (void)B;
-      return Pitch{};
+      return BPitch{};
     } else {
       return B + Traits::kScratchPad;
     }
@@ -293,7 +306,7 @@ struct TileOps {
   static constexpr int kBuffers = Traits::kRegisterTiles ? 2 : 1;
   static size_t product_scratch_bytes(int B) {
     const int S = Traits::slice_depth(B);
-    return size_t(kBuffers) * (B * (S + Traits::kScratchPad) + S * int(slice_pitch(B))) * sizeof(int32_t) + 64;
+    return size_t(kBuffers) * (B * int(a_pitch(S)) + S * int(b_pitch(B))) * sizeof(int32_t) + 64;
   }
   static size_t closure_scratch_bytes(int B) {
     return Traits::kRegisterTiles ? size_t(4) * B * sizeof(int32_t) + 64 : 0;

@@ -34,12 +34,18 @@ class MappedFileRange {
   /// must lie inside the mapping (covers()).
   void copy_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld, int threads) const;
 
+  /// The mapped bytes of file byte `begin` onwards when the file lives in memory (tmpfs):
+  /// there the mapping's pages are the file, so a device may copy into them directly. Null
+  /// otherwise (on a disk file, page-cache pages written by DMA may miss their write-back).
+  char* memory_at(int64_t begin) const { return in_memory_ && covers(begin, begin) ? map_ + (begin - base_) : nullptr; }
+
   /// Ends the mapping (a shared mapping's pages are the file's: nothing to flush).
   void unmap();
 
  private:
   char* map_ = nullptr;  ///< file byte base_ (begin_ rounded down to a page)
   int64_t base_ = 0, begin_ = 0, end_ = 0;
+  bool in_memory_ = false;  ///< the file is on tmpfs
 };
 
 class OutputFile {
@@ -65,6 +71,10 @@ class OutputFile {
   /// Writes `rows` rows of `cols` int32 each as rows [first_row, first_row + rows) of the
   /// file, row r read from `data + r * ld`, with `threads` threads.
   void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld, int threads);
+
+  /// The reserved file's first byte in memory when it lives there (MappedFileRange::memory_at),
+  /// else null.
+  char* memory() const { return map_.memory_at(0); }
 
   /// Closes the temporary file and renames it onto the target.
   void commit();

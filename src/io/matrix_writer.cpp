@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -67,6 +68,9 @@ MappedFileRange::MappedFileRange(int fd, int64_t begin, int64_t end, const std::
   base_ = base;
   begin_ = begin;
   end_ = end;
+  constexpr long kTmpfsMagic = 0x01021994;
+  struct statfs fs {};
+  in_memory_ = ::fstatfs(fd, &fs) == 0 && long(fs.f_type) == kTmpfsMagic;
 }
 
 MappedFileRange::MappedFileRange(MappedFileRange&& other) noexcept { *this = std::move(other); }
@@ -78,6 +82,7 @@ MappedFileRange& MappedFileRange::operator=(MappedFileRange&& other) noexcept {
     base_ = other.base_;
     begin_ = other.begin_;
     end_ = other.end_;
+    in_memory_ = other.in_memory_;
   }
   return *this;
 }
