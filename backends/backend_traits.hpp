@@ -24,7 +24,8 @@ namespace apsp {
 /// - `default_block`: edge length B of a tile (the blocking factor); the matrix is padded
 ///   to a multiple of it. Overridable at run time (`--block-size`), as long as it stays a
 ///   multiple of `kTileRows`, `kTileCols` and `kChunk`.
-/// - `kMaxBlock`, `kMaxSlice`: the largest B and slice depth the backend takes (0: no limit);
+/// - `kMinBlock`, `kMaxBlock`, `kMaxSlice`: the smallest and largest B and the largest slice
+///   depth the backend takes (0: no limit);
 ///   with limits the staged slices have fixed pitches.
 /// - `kTileRows` x `kTileCols`: the block of results one thread keeps in registers while
 ///   pivots stream through (the "thread tile"), made of runs of `kRowRun` consecutive rows

@@ -20,6 +20,7 @@ struct HostBackendTraits {
   static constexpr int kColRun = kTileCols;
   static constexpr bool kRegisterTiles = false;
   static constexpr int default_block = 64;
+  static constexpr int kMinBlock = 0;
   static constexpr int kMaxSlice = 0;  // no cap
   static constexpr int kMaxBlock = 0;  // no cap: staged tiles have a pitch of B
   static constexpr int kPivotRun = 1;

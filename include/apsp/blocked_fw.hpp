@@ -152,38 +152,64 @@ struct TileOps {
     return static_cast<int32_t*>(team.team_scratch(0).get_shmem_aligned(ints * sizeof(int32_t), 64));
   }
 
-  /// dst(r, c) <- src[r * ld + c] for r < rows, c < cols, in runs of kChunk contiguous int32,
-  /// consecutive runs to consecutive threads (coalesced reads, conflict-free scratch writes).
-  /// With register tiles the copies are asynchronous (Traits::copy_async; complete after
-  /// Traits::async_wait) and each thread walks its runs with a fixed stride: cols / kChunk
-  /// is a power of two there, so no division per run.
+  /// dst(r, c) <- src[r * ld + c] for r < rows, c < cols, in runs of kChunk contiguous int32
+  /// over the team's threads (the CPU's staging; register tiles use SliceCopies).
   KOKKOS_FORCEINLINE_FUNCTION static void stage(const Member& team, int32_t* dst, int dst_pitch, const int32_t* src,
                                                 int64_t ld, int rows, int cols) {
     constexpr int W = Traits::kChunk;
     const int runs = cols / W;
-    if constexpr (Traits::kRegisterTiles) {
-      const int threads = team.team_size(), shift = log2_pow2(runs);
-      const int first = team.team_rank(), c = (first & (runs - 1)) * W;
-      const int row_step = threads >> shift;  // threads and runs are powers of two
-      if (row_step > 0) {
-        const int32_t* s = src + (first >> shift) * ld + c;
-        int32_t* d = dst + (first >> shift) * dst_pitch + c;
-        for (int r = first >> shift; r < rows; r += row_step, s += row_step * ld, d += row_step * dst_pitch)
-          Traits::template copy_async<W>(d, s);
-      } else {  // fewer threads than runs in a row (B < 16)
-        for (int item = first; item < rows * runs; item += threads)
-          Traits::template copy_async<W>(dst + (item >> shift) * dst_pitch + (item & (runs - 1)) * W,
-                                         src + (item >> shift) * ld + (item & (runs - 1)) * W);
-      }
-    } else {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows * runs), [&](const int item) {
-        const int r = item / runs, c = item % runs * W;
-        int32_t v[W];
-        Traits::template copy_run<W>(v, src + r * ld + c);
-        Traits::template store_run<W>(dst + r * dst_pitch + c, v);
-      });
-    }
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows * runs), [&](const int item) {
+      const int r = item / runs, c = item % runs * W;
+      int32_t v[W];
+      Traits::template copy_run<W>(v, src + r * ld + c);
+      Traits::template store_run<W>(dst + r * dst_pitch + c, v);
+    });
   }
+
+  /// One thread's share of staging the slices of a tile product with register tiles, worked
+  /// out once per tile: its runs of A's and Bk's rows lie a fixed number of rows apart (team
+  /// size and runs per row are powers of two), so each slice costs a pointer offset and one
+  /// asynchronous 16-byte copy per run, not the index arithmetic of a generic loop.
+  struct SliceCopies {
+    static constexpr int W = Traits::kChunk;
+    // Per thread only four 32-bit offsets (registers are what a GPU thread is short of): the
+    // first run of A and of Bk, in elements from the operand's corner and in its buffer.
+    int a_src, b_src, a_dst, b_dst;
+    int a_step, b_step, a_dst_step, b_dst_step, runs, b_offset;  // the same for the whole team
+
+    KOKKOS_FORCEINLINE_FUNCTION SliceCopies(const Member& team, int64_t ld, int B, int S, int ap, int bp)
+        : b_offset(B * ap) {
+      const int threads = team.team_size(), me = team.team_rank();
+      // A slice: B rows of S / W runs; Bk slice: S rows of B / W runs.
+      const int a_shift = log2_pow2(S / W), b_shift = log2_pow2(B / W);
+      const int a_row = me >> a_shift, b_row = me >> b_shift;
+      const int a_col = (me & (S / W - 1)) * W, b_col = (me & (B / W - 1)) * W;
+      // check_block_size keeps threads >= runs per row: B >= kMinBlock.
+      const int a_rows_apart = threads >> a_shift, b_rows_apart = threads >> b_shift;
+      // Offsets stay far below 2^31: at most B rows of ld elements.
+      a_src = a_row * int(ld) + a_col;
+      b_src = b_row * int(ld) + b_col;
+      a_step = a_rows_apart * int(ld);
+      b_step = b_rows_apart * int(ld);
+      a_dst = a_row * ap + a_col;
+      b_dst = b_row * bp + b_col;
+      a_dst_step = a_rows_apart * ap;
+      b_dst_step = b_rows_apart * bp;
+      // Every thread copies the same number of runs of each operand: B * S / W runs over
+      // B^2 / 64 threads (16 S / B; e.g. 2 at B = 128).
+      runs = B * (S / W) / threads;
+    }
+
+    /// Starts the copies of slice s (pivots [s, s + S)) of A and Bk into `buf`.
+    KOKKOS_FORCEINLINE_FUNCTION void issue(const int32_t* a, const int32_t* bk, int64_t ld, int s, int32_t* buf) const {
+      const int32_t* as = a + s;
+      const int32_t* bs = bk + s * ld;
+      for (int k = 0; k < runs; ++k) {
+        Traits::template copy_async<W>(buf + a_dst + k * a_dst_step, as + (a_src + k * a_step));
+        Traits::template copy_async<W>(buf + b_offset + b_dst + k * b_dst_step, bs + (b_src + k * b_step));
+      }
+    }
+  };
 
   /// C = min(C, A (min,+) Bk) for B x B tiles with leading dimension ld. C may be the same
   /// tile as A or Bk (phase 2): every read of them comes before the first write.
@@ -198,19 +224,16 @@ struct TileOps {
     const auto bp = b_pitch(B);
     const int buffer = B * ap + S * bp;
     int32_t* slices = scratch(team, size_t(kBuffers) * buffer);
-    auto stage_slice = [&](int s, int32_t* buf) {
-      stage(team, buf, ap, a + s, ld, B, S);
-      stage(team, buf + B * ap, bp, bk + int64_t(s) * ld, ld, S, B);
-    };
     if constexpr (Traits::kRegisterTiles) {
       Tile t(team.team_rank(), B);
       t.load(c, ld);
-      stage_slice(0, slices);
+      const SliceCopies copies(team, ld, B, S, ap, bp);
+      copies.issue(a, bk, ld, 0, slices);
       Traits::async_commit();
       for (int s = 0; s < B; s += S) {
         int32_t* buf = slices + (s / S & 1) * buffer;
         if (s + S < B) {  // the other buffer was released by the barrier ending the last slice
-          stage_slice(s + S, slices + ((s / S + 1) & 1) * buffer);
+          copies.issue(a, bk, ld, s + S, slices + ((s / S + 1) & 1) * buffer);
           Traits::async_commit();
           Traits::template async_wait<1>();  // this thread's copies of slice s are done
         } else {
@@ -224,7 +247,8 @@ struct TileOps {
     } else {
       for (int s = 0; s < B; s += S) {
         if (s > 0) team.team_barrier();
-        stage_slice(s, slices);
+        stage(team, slices, ap, a + s, ld, B, S);
+        stage(team, slices + B * ap, bp, bk + int64_t(s) * ld, ld, S, B);
         team.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Tile::count(B)), [&](const int index) {
           Tile t(index, B);
@@ -488,12 +512,13 @@ class BlockedFloydWarshall {
   /// the staged operand slices fit the team scratch memory of this device.
   static void check_block_size(int block) {
     using T = Traits;
-    const int step = std::max({T::kTileRows, T::kTileCols, T::kChunk});
-    const std::string rule =
-        (T::kRegisterTiles ? "it must be a power of two, a multiple of " : "it must be a multiple of ") +
-        std::to_string(step) + (T::kMaxBlock > 0 ? " and at most " + std::to_string(T::kMaxBlock) : std::string());
+    const int step = std::max({T::kTileRows, T::kTileCols, T::kChunk, T::kMinBlock});
+    const std::string rule = (T::kRegisterTiles ? "it must be a power of two from " + std::to_string(step) + " to " +
+                                                      std::to_string(T::kMaxBlock)
+                                                : "it must be a multiple of " + std::to_string(step));
     if (block <= 0 || block % T::kTileRows != 0 || block % T::kTileCols != 0 || block % T::kChunk != 0 ||
-        (T::kMaxBlock > 0 && block > T::kMaxBlock) || (T::kRegisterTiles && (block & (block - 1)) != 0))
+        block < T::kMinBlock || (T::kMaxBlock > 0 && block > T::kMaxBlock) ||
+        (T::kRegisterTiles && (block & (block - 1)) != 0))
       throw std::invalid_argument("block size " + std::to_string(block) + " is not supported by the " +
                                   ExecSpace::name() + " backend: " + rule);
     // A GPU's shared memory is a hard limit; host backends allocate scratch as needed
