@@ -87,25 +87,35 @@ struct ThreadTile {
   /// acc(r, c) = min over p < depth of (acc(r, c), a(r, p) + bk(p, c)), with a(r, p) at
   /// a[r * a_pitch + p] and bk(p, c) at bk[p * b_pitch + c]. U pivots at a time: each of the
   /// thread's rows of a gives a run of U pivots (one 8-byte load for U = 2 on a GPU) and each
-  /// pivot row of bk a few 16-byte runs; depth is a multiple of U.
-  template <int U, class APitch, class BPitch>
+  /// pivot row of bk a few 16-byte runs; depth is a multiple of U. A compile-time depth
+  /// (Fixed<N>) unrolls the whole slice: no loop counter or branch between pivots.
+  template <int U, class APitch, class BPitch, class Depth>
   KOKKOS_FORCEINLINE_FUNCTION void relax(const int32_t* a, APitch a_pitch, const int32_t* bk, BPitch b_pitch,
-                                         int depth) {
-    for (int p0 = 0; p0 < depth; p0 += U) {
-      int32_t av[R][U];
+                                         Depth depth) {
+    if constexpr (std::is_same_v<Depth, int>) {
+      for (int p0 = 0; p0 < depth; p0 += U) relax_pivots<U>(a, a_pitch, bk, b_pitch, p0);
+    } else {
       APSP_UNROLL
-      for (int i = 0; i < R; ++i) Traits::template copy_run<U>(av[i], a + row(i) * a_pitch + p0);
+      for (int p0 = 0; p0 < int(Depth{}); p0 += U) relax_pivots<U>(a, a_pitch, bk, b_pitch, p0);
+    }
+  }
+  /// Pivots [p0, p0 + U).
+  template <int U, class APitch, class BPitch>
+  KOKKOS_FORCEINLINE_FUNCTION void relax_pivots(const int32_t* a, APitch a_pitch, const int32_t* bk, BPitch b_pitch,
+                                                int p0) {
+    int32_t av[R][U];
+    APSP_UNROLL
+    for (int i = 0; i < R; ++i) Traits::template copy_run<U>(av[i], a + row(i) * a_pitch + p0);
+    APSP_UNROLL
+    for (int q = 0; q < U; ++q) {
+      int32_t bv[C];
       APSP_UNROLL
-      for (int q = 0; q < U; ++q) {
-        int32_t bv[C];
+      for (int m = 0; m < kColRuns; ++m)
+        Traits::template copy_run<CR>(&bv[m * CR], bk + (p0 + q) * b_pitch + col(m * CR));
+      APSP_UNROLL
+      for (int i = 0; i < R; ++i) {
         APSP_UNROLL
-        for (int m = 0; m < kColRuns; ++m)
-          Traits::template copy_run<CR>(&bv[m * CR], bk + (p0 + q) * b_pitch + col(m * CR));
-        APSP_UNROLL
-        for (int i = 0; i < R; ++i) {
-          APSP_UNROLL
-          for (int j = 0; j < C; ++j) acc[i][j] = Traits::min_plus(acc[i][j], av[i][q], bv[j]);
-        }
+        for (int j = 0; j < C; ++j) acc[i][j] = Traits::min_plus(acc[i][j], av[i][q], bv[j]);
       }
     }
   }
@@ -240,7 +250,10 @@ struct TileOps {
           Traits::template async_wait<0>();
         }
         team.team_barrier();  // ... and everyone's
-        t.template relax<Traits::kPivotRun>(buf, ap, buf + B * ap, bp, S);
+        if (S == Traits::kMaxSlice)
+          t.template relax<Traits::kPivotRun>(buf, ap, buf + B * ap, bp, Fixed<Traits::kMaxSlice>{});
+        else
+          t.template relax<Traits::kPivotRun>(buf, ap, buf + B * ap, bp, S);
         if (s + S < B) team.team_barrier();
       }
       t.store(c, ld);
