@@ -148,8 +148,8 @@ struct ThreadTile {
 /// Two execution shapes, chosen by the backend (BackendTraits::kRegisterTiles):
 /// - register tiles (GPU): a team has one thread per thread tile, and each thread keeps its
 ///   results in registers from the first pivot to the last; the operands are staged in team
-///   scratch a slice of `slice_depth(B)` pivots at a time, so a B = 128 tile needs 33 KiB of
-///   shared memory, not the 135 KiB of two whole staged tiles.
+///   scratch a slice of `slice_depth(B)` pivots at a time in two alternating buffers, so a
+///   B = 128 tile needs 37 KiB of shared memory, not the 135 KiB of two whole staged tiles.
 /// - one thread walks every thread tile (CPU): the operands are staged whole
 ///   (slice_depth = B) and each thread tile is loaded, relaxed and stored in turn.
 template <class ExecSpace>
@@ -320,24 +320,20 @@ struct TileOps {
     KOKKOS_FORCEINLINE_FUNCTION constexpr operator int() const { return N; }
   };
   static constexpr bool kFixedPitches = Traits::kMaxBlock > 0;
-  using APitch = std::conditional_t<kFixedPitches, Fixed<Traits::kMaxSlice + Traits::kScratchPad>, int>;
-  using BPitch = std::conditional_t<kFixedPitches, Fixed<Traits::kMaxBlock + Traits::kScratchPad>, int>;
-  KOKKOS_FORCEINLINE_FUNCTION static APitch a_pitch(int S) {
+  /// The pitch of rows of `extent` int32 that the backend caps at `Cap`.
+  template <int Cap>
+  using PitchFor = std::conditional_t<kFixedPitches, Fixed<Cap + Traits::kScratchPad>, int>;
+  template <int Cap>
+  KOKKOS_FORCEINLINE_FUNCTION static PitchFor<Cap> pitch(int extent) {
     if constexpr (kFixedPitches) {
-      (void)S;
-      return APitch{};
+      (void)extent;
+      return PitchFor<Cap>{};
     } else {
-      return S + Traits::kScratchPad;
+      return extent + Traits::kScratchPad;
     }
   }
-  KOKKOS_FORCEINLINE_FUNCTION static BPitch b_pitch(int B) {
-    if constexpr (kFixedPitches) {
-      (void)B;
-      return BPitch{};
-    } else {
-      return B + Traits::kScratchPad;
-    }
-  }
+  KOKKOS_FORCEINLINE_FUNCTION static auto a_pitch(int S) { return pitch<Traits::kMaxSlice>(S); }
+  KOKKOS_FORCEINLINE_FUNCTION static auto b_pitch(int B) { return pitch<Traits::kMaxBlock>(B); }
 
   /// Team scratch bytes of each kernel (+ 64 for alignment).
   static constexpr int kBuffers = Traits::kRegisterTiles ? 2 : 1;

@@ -153,21 +153,21 @@ RunReport run_on(const RunOptions& opt) {
     out.write_rows(d.data.data(), 0, rep.vertices, rep.vertices, d.n, rep.write_threads);
   } else {
     reserve->wait();
-  }
-  if (direct != nullptr) {
-    const auto tc = Clock::now();
-    const size_t row_bytes = size_t(rep.vertices) * sizeof(int32_t);
-    ExecSpace exec;
-    Traits::copy_rows_to_host(exec, direct, row_bytes, d.data.data(), size_t(d.n) * sizeof(int32_t), row_bytes,
-                              size_t(rep.vertices));
-    exec.fence();
-    rep.seconds.copy_back = seconds_since(tc);
-    Traits::unpin_host_memory(std::exchange(direct, nullptr));
-  } else if constexpr (!host_is_device<ExecSpace>()) {
-    rep.seconds.copy_back = copy_back_in_chunks(
-        d, opt.result_chunk_bytes, [&](const int32_t* rows, int64_t first, int64_t count, int64_t ld) {
-          out.write_rows(rows, first, count, rep.vertices, ld, rep.write_threads);
-        });
+    if (direct != nullptr) {  // straight into the pinned file
+      const auto tc = Clock::now();
+      const size_t row_bytes = size_t(rep.vertices) * sizeof(int32_t);
+      ExecSpace exec;
+      Traits::copy_rows_to_host(exec, direct, row_bytes, d.data.data(), size_t(d.n) * sizeof(int32_t), row_bytes,
+                                size_t(rep.vertices));
+      exec.fence();
+      rep.seconds.copy_back = seconds_since(tc);
+      Traits::unpin_host_memory(std::exchange(direct, nullptr));
+    } else {
+      rep.seconds.copy_back = copy_back_in_chunks(
+          d, opt.result_chunk_bytes, [&](const int32_t* rows, int64_t first, int64_t count, int64_t ld) {
+            out.write_rows(rows, first, count, rep.vertices, ld, rep.write_threads);
+          });
+    }
   }
   out.commit();
   rep.written = true;
