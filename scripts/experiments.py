@@ -7,7 +7,9 @@
   3. scalability over the input size: solve and whole-run relaxations per second against V;
   4. the blocking factor: solve rate and the matrix traffic it implies, for each block size;
   5. with --ranks: scalability over the number of MPI ranks (one GPU each), and the time
-     distribution of the runs on the most ranks, communication included.
+     distribution of the runs on the most ranks, communication included; with --weak V0 also
+     weak scaling (V = V0·√ranks: every rank holds the rows of V0 on one), and a markdown table
+     of both (solve rate per GPU, efficiency against one GPU).
 
 Every run goes through `apsp_kokkos --json`, so the figures come from the program's own records
 (kept in OUT/records.jsonl). The launcher and the lists of sizes are parameters, so the same
@@ -19,6 +21,8 @@ script runs on a cluster:
   scripts/experiments.py --launcher "srun -n 1" ...
   scripts/experiments.py --build build-cuda --backend Cuda --sizes 20000 40000 --ranks 1 2 \
       --launcher "mpirun -np {ranks}" --out docs/figures/h200x2
+  scripts/experiments.py --build build-cuda --backend Cuda --sizes 40000 80000 --weak 40000 \
+      --ranks 1 2 4 --launcher "mpirun -np {ranks}" --out docs/figures/h200x4
 
 In the launcher, {ranks} stands for the rank count; one rank runs without the launcher (the
 single-device program, the baseline of the scaling figure).
@@ -133,6 +137,25 @@ def figure_rank_scaling(records, path):
     finish(fig, ax, "Scalability over the number of GPUs (dotted: linear; %: efficiency)", records, path)
 
 
+def figure_weak_scaling(records, path):
+    """Solve rate per GPU against ranks, V growing as sqrt(ranks); ideal: flat."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    rs = sorted(records, key=lambda r: r["mpi_ranks"])
+    xs = [r["mpi_ranks"] for r in rs]
+    per_gpu = [r["relaxations_per_second"]["solve"] / r["mpi_ranks"] for r in rs]
+    ax.plot(xs, per_gpu, "o-", color="C0", label="solve rate per GPU")
+    ax.axhline(per_gpu[0], color="C0", linestyle=":")
+    for r, x, y in zip(rs[1:], xs[1:], per_gpu[1:]):
+        ax.annotate(f"V = {r['V']}: {y / per_gpu[0] * 100:.0f} %", (x, y), textcoords="offset points",
+                    xytext=(-30, -14), fontsize=8)
+    ax.annotate(f"V = {rs[0]['V']}", (xs[0], per_gpu[0]), textcoords="offset points", xytext=(4, -14), fontsize=8)
+    ax.set_xlabel("MPI ranks (one GPU each)")
+    ax.set_xticks(xs)
+    ax.set_ylabel("solve relaxations per second per GPU")
+    ax.set_ylim(bottom=0)
+    finish(fig, ax, "Weak scaling: the same rows per GPU (dotted: one GPU; %: efficiency)", records, path)
+
+
 def figure_phases(records, path):
     parts = [(name, lambda r, k=key: r["phase_seconds"][k]) for key, name in PHASES]
     stacked_percent(records, parts, lambda r: r["seconds"]["solve"], "% of the solve",
@@ -190,6 +213,8 @@ def main():
     ap.add_argument("--work-dir", default="/dev/shm")
     ap.add_argument("--ranks", type=int, nargs="+", default=[],
                     help="rank counts for the scaling experiment (the launcher takes {ranks})")
+    ap.add_argument("--weak", type=int, default=0,
+                    help="with --ranks: also weak scaling from this V on one rank (V = V0·sqrt(ranks))")
     ap.add_argument("--out", required=True, help="folder for records.jsonl and the PNG figures")
     ap.add_argument("--replot", action="store_true", help="draw the figures from OUT/records.jsonl, run nothing")
     args = ap.parse_args()
@@ -197,7 +222,7 @@ def main():
     if args.replot:
         with open(os.path.join(args.out, "records.jsonl")) as f:
             records = [json.loads(line) for line in f]
-        plot(args, *[[r for r in records if r["experiment"] == e] for e in ("size", "block", "ranks")])
+        plot(args, *[[r for r in records if r["experiment"] == e] for e in ("size", "block", "ranks", "weak")])
         return
     # Runs inherit this process's CPU affinity; NumPy's BLAS (under matplotlib) can pin it to one
     # core, which would put every OpenMP thread of the solver there. So: all cores, and plotting
@@ -205,23 +230,54 @@ def main():
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, range(os.cpu_count()))
 
-    if args.ranks:  # the scaling experiment alone
-        by_v, by_b = [], []
+    by_v, by_b, by_r, by_w = [], [], [], []
+    if args.ranks:  # the scaling experiments alone
         by_r = [run(args, v, 0, "ranks", n) for n in args.ranks for v in args.sizes]
+        for n in args.ranks if args.weak else []:
+            v = weak_size(args.weak, n)
+            same = [r for r in by_r if r["V"] == v and r["mpi_ranks"] == n]  # already run as strong
+            by_w.append(dict(same[0], experiment="weak") if same else run(args, v, 0, "weak", n))
     else:
         by_v = [run(args, v, 0, "size") for v in args.sizes]
         bv = args.block_v or max(args.sizes)
         by_b = [run(args, bv, b, "block") for b in args.block_sizes]
-        by_r = []
     with open(os.path.join(args.out, "records.jsonl"), "w") as f:
-        for r in by_v + by_b + by_r:
+        for r in by_v + by_b + by_r + by_w:
             r["kokkos"].pop("configuration", None)
             f.write(json.dumps(r) + "\n")
-    plot(args, by_v, by_b, by_r)
-    print(f"{len(by_v) + len(by_b) + len(by_r)} runs; figures in {args.out}")
+    plot(args, by_v, by_b, by_r, by_w)
+    print(f"{len(by_v) + len(by_b) + len(by_r) + len(by_w)} runs; figures in {args.out}")
 
 
-def plot(args, by_v, by_b, by_r=()):
+def weak_size(v0, ranks):
+    """V whose matrix, split over `ranks`, gives each rank the rows of V0 on one."""
+    return round(v0 * ranks**0.5)
+
+
+def scaling_table(strong, weak):
+    """Markdown rows: solve rate per GPU and efficiency against one GPU (the same V for strong
+    scaling, V0 for weak scaling)."""
+    rows = ["| device | commit | V | E | GPUs | solve s | total s | solve relax/s | per GPU | efficiency "
+            "| device memory per rank |", "|" + " --- |" * 11]
+    for kind, records in (("strong", strong), ("weak", weak)):
+        one = {r["V"]: r for r in records if r["mpi_ranks"] == 1}
+        base = min(one.values(), key=lambda r: r["V"]) if kind == "weak" and one else None
+        for r in sorted(records, key=lambda r: (r["V"], r["mpi_ranks"])) if kind == "strong" else \
+                sorted(records, key=lambda r: r["mpi_ranks"]):
+            n, rate = r["mpi_ranks"], r["relaxations_per_second"]["solve"]
+            ref = base if kind == "weak" else one.get(r["V"])
+            if n == 1 and kind == "weak":
+                continue  # the same run as strong scaling's one-GPU row
+            eff = "–" if n == 1 or not ref else \
+                f"{rate / n / ref['relaxations_per_second']['solve'] * 100:.1f} % ({kind})"
+            device = r["kokkos"]["device"].split(" (")[0] + (f" ×{n}" if n > 1 else "")
+            rows.append(f"| {device} | {r['program']['git_hash'][:7]} | {r['V']} | {r['E']} | {n} "
+                        f"| {r['seconds']['solve']:.3f} | {r['seconds']['total']:.3f} | {rate:.3e} "
+                        f"| {rate / n:.3e} | {eff} | {r['memory_bytes']['device'] / 1e9:.2f} GB |")
+    return "\n".join(rows)
+
+
+def plot(args, by_v, by_b, by_r=(), by_w=()):
     global plt
     import matplotlib
 
@@ -241,6 +297,12 @@ def plot(args, by_v, by_b, by_r=()):
         figure_time_distribution([r for r in by_r if r["mpi_ranks"] == most],
                                  os.path.join(args.out, "time_distribution.png"))
         # Under MPI the phases go untimed (fences would undo the overlap): no phase figure.
+        if by_w:
+            figure_weak_scaling(by_w, os.path.join(args.out, "weak_scaling.png"))
+        table = scaling_table(by_r, by_w)
+        with open(os.path.join(args.out, "table.md"), "w") as f:
+            f.write(table + "\n")
+        print(table)
 
 
 if __name__ == "__main__":
