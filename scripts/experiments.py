@@ -56,6 +56,8 @@ def run(args, v, block, tag, ranks=0):
         cmd += ["--backend", args.backend]
     if block:
         cmd += ["--block-size", str(block)]
+    if tag == "size":
+        cmd += ["--phase-times"]  # for the phase figure; its fences cost a few percent of the solve
     if args.verify:
         cmd += [f"--verify={args.verify}"]
     cmd += [graph, out]
@@ -77,19 +79,25 @@ def run(args, v, block, tag, ranks=0):
 
 def label(records):
     r = records[0]
-    return f"{r['kokkos']['backend']} on {r['kokkos']['device']}, commit {r['program']['git_hash']}"
+    devices = r["kokkos"]["device"].split(", ")  # one entry per GPU under MPI
+    device = devices[0].split(" (")[0] if len(devices) > 1 else devices[0]
+    count = f"{len(devices)} × " if len(devices) > 1 else ""
+    return f"{r['kokkos']['backend']} on {count}{device}, commit {r['program']['git_hash']}"
 
 
-def finish(fig, ax, title, records, path):
+def finish(fig, ax, title, records, path, legend_outside=False):
     ax.set_title(f"{title}\n{label(records)}", fontsize=9)
-    ax.legend(fontsize=8)
+    if legend_outside:  # beside the bars, which fill the axes
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+    else:
+        ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
 
 def stacked_percent(records, parts, whole, ylabel, title, path):
     """Bars per V: each (name, seconds-of-record) part as a % of whole(record)."""
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(9, 4))
     xs = [str(r["V"]) for r in records]
     bottom = [0.0] * len(records)
     for name, seconds in parts:
@@ -100,7 +108,7 @@ def stacked_percent(records, parts, whole, ylabel, title, path):
         bottom = [b + x for b, x in zip(bottom, vals)]
     ax.set_xlabel("V")
     ax.set_ylabel(ylabel)
-    finish(fig, ax, title, records, path)
+    finish(fig, ax, title, records, path, legend_outside=True)
 
 
 def figure_time_distribution(records, path):
@@ -129,7 +137,7 @@ def figure_rank_scaling(records, path):
         ax.plot(xs, [rate[0] * x / xs[0] for x in xs], ":", color=f"C{i}")
         for x, y in zip(xs[1:], rate[1:]):
             ax.annotate(f"{y / (rate[0] * x / xs[0]) * 100:.0f} %", (x, y), textcoords="offset points",
-                        xytext=(6, -4), fontsize=8)
+                        xytext=(6, -4 - 9 * i), fontsize=8)
     ax.set_xlabel("MPI ranks (one GPU each)")
     ax.set_xticks(sorted({r["mpi_ranks"] for r in records}))
     ax.set_ylabel("solve relaxations per second")

@@ -338,7 +338,10 @@ class SelfCheckAndRecords(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             g = self.graph(tmp)
             rec = os.path.join(tmp, "run.json")
-            p = run("--json", rec, "--verify=3", g, os.path.join(tmp, "o"), check=True)
+            run("--json", rec, g, os.path.join(tmp, "o0"), check=True)
+            with open(rec) as f:
+                self.assertIsNone(json.load(f)["phase_seconds"])  # untimed unless asked: fences cost
+            p = run("--json", rec, "--phase-times", "--verify=3", g, os.path.join(tmp, "o"), check=True)
             with open(rec) as f:
                 r = json.load(f)
             self.assertEqual(r["program"]["name"], "apsp_kokkos")
