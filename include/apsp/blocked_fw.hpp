@@ -47,7 +47,10 @@ struct ThreadTile {
   /// Thread tiles per B x B tile.
   KOKKOS_FORCEINLINE_FUNCTION static int count(int B) { return (B / R) * (B / C); }
 
-  KOKKOS_FORCEINLINE_FUNCTION ThreadTile(int index, int B) : row_step(B / kRowRuns), col_step(B / kColRuns) {
+  /// `Block`: int, or a compile-time Fixed<N> (the divisions then fold away).
+  template <class Block>
+  KOKKOS_FORCEINLINE_FUNCTION ThreadTile(int index, Block B)
+      : row_step(int(B) / kRowRuns), col_step(int(B) / kColRuns) {
     const int column_positions = col_step / CR;
     r0 = index / column_positions * RR;
     c0 = index % column_positions * CR;
@@ -176,50 +179,101 @@ struct TileOps {
     });
   }
 
-  /// One thread's share of staging the slices of a tile product with register tiles, worked
-  /// out once per tile: its runs of A's and Bk's rows lie a fixed number of rows apart (team
-  /// size and runs per row are powers of two), so each slice costs a pointer offset and one
-  /// asynchronous 16-byte copy per run, not the index arithmetic of a generic loop.
-  struct SliceCopies {
+  /// The shape of a tile product with register tiles: B and the slice depth S, each an int or,
+  /// for the backend's tuned block (kMaxBlock), a compile-time Fixed<N>, so that the counts,
+  /// pitches and offsets below fold into immediates instead of costing integer instructions
+  /// (which share the ALU pipe with the add-min) in every slice.
+  template <class Block, class Slice>
+  struct ProductShape {
+    Block B;
+    Slice S;
     static constexpr int W = Traits::kChunk;
-    // Per thread only four 32-bit offsets (registers are what a GPU thread is short of): the
-    // first run of A and of Bk, in elements from the operand's corner and in its buffer.
-    int a_src, b_src, a_dst, b_dst;
-    int a_step, b_step, a_dst_step, b_dst_step, runs, b_offset;  // the same for the whole team
+    KOKKOS_FORCEINLINE_FUNCTION int threads() const { return Tile::count(int(B)); }
+    KOKKOS_FORCEINLINE_FUNCTION auto ap() const { return a_pitch(int(S)); }
+    KOKKOS_FORCEINLINE_FUNCTION auto bp() const { return b_pitch(int(B)); }
+    /// int32 per slice buffer: A's B rows of S pivots, then Bk's S rows of B.
+    KOKKOS_FORCEINLINE_FUNCTION int b_offset() const { return int(B) * int(ap()); }
+    KOKKOS_FORCEINLINE_FUNCTION int buffer() const { return b_offset() + int(S) * int(bp()); }
+    /// Runs of W int32 per row of each operand slice, and the rows between one thread's runs.
+    KOKKOS_FORCEINLINE_FUNCTION int a_row_runs() const { return int(S) / W; }
+    KOKKOS_FORCEINLINE_FUNCTION int b_row_runs() const { return int(B) / W; }
+    KOKKOS_FORCEINLINE_FUNCTION int a_rows_apart() const { return threads() / a_row_runs(); }
+    KOKKOS_FORCEINLINE_FUNCTION int b_rows_apart() const { return threads() / b_row_runs(); }
+    /// Runs each thread copies of each operand: B S / W over B^2 / 64 threads (2 at B = 128).
+    KOKKOS_FORCEINLINE_FUNCTION int runs() const { return int(B) * a_row_runs() / threads(); }
+  };
 
-    KOKKOS_FORCEINLINE_FUNCTION SliceCopies(const Member& team, int64_t ld, int B, int S, int ap, int bp)
-        : b_offset(B * ap) {
-      const int threads = team.team_size(), me = team.team_rank();
-      // A slice: B rows of S / W runs; Bk slice: S rows of B / W runs.
-      const int a_shift = log2_pow2(S / W), b_shift = log2_pow2(B / W);
-      const int a_row = me >> a_shift, b_row = me >> b_shift;
-      const int a_col = (me & (S / W - 1)) * W, b_col = (me & (B / W - 1)) * W;
-      // check_block_size keeps threads >= runs per row: B >= kMinBlock.
-      const int a_rows_apart = threads >> a_shift, b_rows_apart = threads >> b_shift;
-      // Offsets stay far below 2^31: at most B rows of ld elements.
-      a_src = a_row * int(ld) + a_col;
-      b_src = b_row * int(ld) + b_col;
-      a_step = a_rows_apart * int(ld);
-      b_step = b_rows_apart * int(ld);
-      a_dst = a_row * ap + a_col;
-      b_dst = b_row * bp + b_col;
-      a_dst_step = a_rows_apart * ap;
-      b_dst_step = b_rows_apart * bp;
-      // Every thread copies the same number of runs of each operand: B * S / W runs over
-      // B^2 / 64 threads (16 S / B; e.g. 2 at B = 128).
-      runs = B * (S / W) / threads;
+  /// One thread's share of staging the slices of a tile product with register tiles: its
+  /// runs of A's and Bk's rows lie a fixed number of rows apart (team size and runs per row
+  /// are powers of two), so a slice costs one asynchronous 16-byte copy per run and moving two
+  /// pointers on, not the index arithmetic of a generic loop.
+  struct SliceCopies {
+    const int32_t* a_src;  ///< this thread's first run of A in the next slice
+    const int32_t* b_src;  ///< ... and of Bk
+    int a_dst, b_dst;      ///< their places in a slice buffer
+    int a_step, b_step;    ///< elements between this thread's runs (the same for the team)
+
+    template <class Shape>
+    KOKKOS_FORCEINLINE_FUNCTION SliceCopies(int me, const int32_t* a, const int32_t* bk, int64_t ld, const Shape& sh) {
+      constexpr int W = Shape::W;
+      // check_block_size keeps threads >= runs per row: B >= kMinBlock. Offsets stay far
+      // below 2^31: at most B rows of ld elements.
+      const int a_row = me / sh.a_row_runs(), a_col = me % sh.a_row_runs() * W;
+      const int b_row = me / sh.b_row_runs(), b_col = me % sh.b_row_runs() * W;
+      a_src = a + (a_row * int(ld) + a_col);
+      b_src = bk + (b_row * int(ld) + b_col);
+      a_dst = a_row * int(sh.ap()) + a_col;
+      b_dst = sh.b_offset() + b_row * int(sh.bp()) + b_col;
+      a_step = sh.a_rows_apart() * int(ld);
+      b_step = sh.b_rows_apart() * int(ld);
     }
 
-    /// Starts the copies of slice s (pivots [s, s + S)) of A and Bk into `buf`.
-    KOKKOS_FORCEINLINE_FUNCTION void issue(const int32_t* a, const int32_t* bk, int64_t ld, int s, int32_t* buf) const {
-      const int32_t* as = a + s;
-      const int32_t* bs = bk + s * ld;
-      for (int k = 0; k < runs; ++k) {
-        Traits::template copy_async<W>(buf + a_dst + k * a_dst_step, as + (a_src + k * a_step));
-        Traits::template copy_async<W>(buf + b_offset + b_dst + k * b_dst_step, bs + (b_src + k * b_step));
+    /// Starts the copies of the next slice into `buf` and moves on to the one after.
+    template <class Shape>
+    KOKKOS_FORCEINLINE_FUNCTION void issue(int32_t* buf, int64_t ld, const Shape& sh) {
+      constexpr int W = Shape::W;
+      APSP_UNROLL
+      for (int k = 0; k < sh.runs(); ++k) {
+        Traits::template copy_async<W>(buf + a_dst + k * sh.a_rows_apart() * int(sh.ap()), a_src + k * a_step);
+        Traits::template copy_async<W>(buf + b_dst + k * sh.b_rows_apart() * int(sh.bp()), b_src + k * b_step);
       }
+      a_src += int(sh.S);
+      b_src += int(sh.S) * ld;
     }
   };
+
+  /// The register-tile product for one shape (see min_plus_product).
+  template <class Block, class Slice>
+  KOKKOS_FORCEINLINE_FUNCTION static void register_product(const Member& team, int32_t* c, const int32_t* a,
+                                                           const int32_t* bk, int64_t ld, Block B, Slice S,
+                                                           int32_t* slices) {
+    const ProductShape<Block, Slice> sh{B, S};
+    Tile t(team.team_rank(), B);
+    t.load(c, ld);
+    SliceCopies copies(team.team_rank(), a, bk, ld, sh);
+    copies.issue(slices, ld, sh);
+    Traits::async_commit();
+    const int n = int(B) / int(S);
+    for (int i = 0; i < n; ++i) {
+      int32_t* buf = slices + (i & 1) * sh.buffer();
+      if (i + 1 < n) {  // the other buffer was released by the barrier ending the last slice
+        copies.issue(slices + ((i + 1) & 1) * sh.buffer(), ld, sh);
+        Traits::async_commit();
+        Traits::template async_wait<1>();  // this thread's copies of slice i are done
+      } else {
+        Traits::template async_wait<0>();
+      }
+      team.team_barrier();  // ... and everyone's
+      if constexpr (!std::is_same_v<Slice, int>)
+        t.template relax<Traits::kPivotRun>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), S);
+      else if (S == Traits::kMaxSlice)
+        t.template relax<Traits::kPivotRun>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), Fixed<Traits::kMaxSlice>{});
+      else
+        t.template relax<Traits::kPivotRun>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), S);
+      if (i + 1 < n) team.team_barrier();
+    }
+    t.store(c, ld);
+  }
 
   /// C = min(C, A (min,+) Bk) for B x B tiles with leading dimension ld. C may be the same
   /// tile as A or Bk (phase 2): every read of them comes before the first write.
@@ -232,31 +286,14 @@ struct TileOps {
     const int S = Traits::slice_depth(B);
     const auto ap = a_pitch(S);
     const auto bp = b_pitch(B);
-    const int buffer = B * ap + S * bp;
-    int32_t* slices = scratch(team, size_t(kBuffers) * buffer);
+    int32_t* slices = scratch(team, size_t(kBuffers) * (B * ap + S * bp));
     if constexpr (Traits::kRegisterTiles) {
-      Tile t(team.team_rank(), B);
-      t.load(c, ld);
-      const SliceCopies copies(team, ld, B, S, ap, bp);
-      copies.issue(a, bk, ld, 0, slices);
-      Traits::async_commit();
-      for (int s = 0; s < B; s += S) {
-        int32_t* buf = slices + (s / S & 1) * buffer;
-        if (s + S < B) {  // the other buffer was released by the barrier ending the last slice
-          copies.issue(a, bk, ld, s + S, slices + ((s / S + 1) & 1) * buffer);
-          Traits::async_commit();
-          Traits::template async_wait<1>();  // this thread's copies of slice s are done
-        } else {
-          Traits::template async_wait<0>();
-        }
-        team.team_barrier();  // ... and everyone's
-        if (S == Traits::kMaxSlice)
-          t.template relax<Traits::kPivotRun>(buf, ap, buf + B * ap, bp, Fixed<Traits::kMaxSlice>{});
-        else
-          t.template relax<Traits::kPivotRun>(buf, ap, buf + B * ap, bp, S);
-        if (s + S < B) team.team_barrier();
+      if constexpr (kFixedPitches) {
+        constexpr int kS = Traits::kMaxBlock < Traits::kMaxSlice ? Traits::kMaxBlock : Traits::kMaxSlice;
+        if (B == Traits::kMaxBlock && S == kS)
+          return register_product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<kS>{}, slices);
       }
-      t.store(c, ld);
+      register_product(team, c, a, bk, ld, B, S, slices);
     } else {
       for (int s = 0; s < B; s += S) {
         if (s > 0) team.team_barrier();
