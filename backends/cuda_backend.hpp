@@ -102,6 +102,42 @@ struct BackendTraits<Kokkos::Cuda> {
     for (int j = 0; j < N; ++j) dst[j] = src[j];
 #endif
   }
+  /// A second work queue: a stream of the highest priority, so that the block scheduler serves
+  /// its small kernels (the next round's phases 1 and 2) ahead of the pending teams of the big
+  /// one beside them. Kokkos before 4.2 cannot own a stream: one queue there.
+  static Kokkos::Cuda side_instance() {
+#if KOKKOS_VERSION >= 40200
+    int least = 0, greatest = 0;
+    cudaStream_t stream = nullptr;
+    check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "stream priorities");
+    check(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest), "stream creation");
+    return Kokkos::Cuda(stream, Kokkos::Impl::ManageStream::yes);
+#else
+    return Kokkos::Cuda();
+#endif
+  }
+  /// Orders work across the two queues: wait(q, e) holds q's later work until the work
+  /// enqueued before the last record(e, ...) is done.
+  class Event {
+   public:
+    Event() { check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "event creation"); }
+    ~Event() { (void)cudaEventDestroy(event_); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    cudaEvent_t get() const { return event_; }
+
+   private:
+    cudaEvent_t event_ = nullptr;
+  };
+  static void record(Event& e, const Kokkos::Cuda& exec) {
+    check(cudaEventRecord(e.get(), exec.cuda_stream()), "event record");
+  }
+  static void wait(const Kokkos::Cuda& exec, const Event& e) {
+    check(cudaStreamWaitEvent(exec.cuda_stream(), e.get(), 0), "stream wait");
+  }
+  static void check(cudaError_t rc, const char* what) {
+    if (rc != cudaSuccess) throw std::runtime_error(std::string("CUDA ") + what + " failed: " + cudaGetErrorString(rc));
+  }
   /// Page-locks host memory that the device may then write by DMA (false when the system
   /// refuses, e.g. for memory it cannot pin).
   static bool pin_host_memory(void* p, size_t bytes) {
