@@ -245,7 +245,7 @@ struct TileOps {
   /// The register-tile product for one shape (see min_plus_product).
   template <class Block, class Slice>
   KOKKOS_FORCEINLINE_FUNCTION static void register_product(const Member& team, int32_t* c, const int32_t* a,
-                                                           const int32_t* bk, int64_t ld, Block B, Slice S,
+                                                           const int32_t* bk, int64_t ld, Block B, Slice S, int pivots,
                                                            int32_t* slices) {
     const ProductShape<Block, Slice> sh{B, S};
     Tile t(team.team_rank(), B);
@@ -253,7 +253,7 @@ struct TileOps {
     SliceCopies copies(team.team_rank(), a, bk, ld, sh);
     copies.issue(slices, ld, sh);
     Traits::async_commit();
-    const int n = int(B) / int(S);
+    const int n = (pivots + int(S) - 1) / int(S);  // slices: the padding past V is skipped
     for (int i = 0; i < n; ++i) {
       int32_t* buf = slices + (i & 1) * sh.buffer();
       if (i + 1 < n) {  // the other buffer was released by the barrier ending the last slice
@@ -275,14 +275,16 @@ struct TileOps {
     t.store(c, ld);
   }
 
-  /// C = min(C, A (min,+) Bk) for B x B tiles with leading dimension ld. C may be the same
-  /// tile as A or Bk (phase 2): every read of them comes before the first write.
+  /// C = min(C, A (min,+) Bk) for B x B tiles with leading dimension ld, over the first
+  /// `pivots` columns of A and rows of Bk (fewer than B only in the last round, where the rest
+  /// are padding past V: rounded up to a slice, not computed). C may be the same tile as A or
+  /// Bk (phase 2): every read of them comes before the first write.
   ///
   /// A slice is A's columns [s, s + S) (B rows of S, pitch a_pitch(S)) and Bk's rows
   /// [s, s + S) (S rows of B, pitch b_pitch(B)). With register tiles two slice buffers
   /// alternate: slice s + 1 is copied while slice s is relaxed.
   KOKKOS_FORCEINLINE_FUNCTION static void min_plus_product(const Member& team, int32_t* c, const int32_t* a,
-                                                           const int32_t* bk, int64_t ld, int B) {
+                                                           const int32_t* bk, int64_t ld, int B, int pivots) {
     const int S = Traits::slice_depth(B);
     const auto ap = a_pitch(S);
     const auto bp = b_pitch(B);
@@ -291,11 +293,13 @@ struct TileOps {
       if constexpr (kFixedPitches) {
         constexpr int kS = Traits::kMaxBlock < Traits::kMaxSlice ? Traits::kMaxBlock : Traits::kMaxSlice;
         if (B == Traits::kMaxBlock && S == kS)
-          return register_product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<kS>{}, slices);
+          return register_product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<kS>{}, pivots, slices);
       }
-      register_product(team, c, a, bk, ld, B, S, slices);
+      register_product(team, c, a, bk, ld, B, S, pivots, slices);
     } else {
-      for (int s = 0; s < B; s += S) {
+      for (int s = 0; s < pivots; s += S) {
+        constexpr int U = Traits::kPivotRun;
+        const int depth = std::min(S, (pivots - s + U - 1) / U * U);
         if (s > 0) team.team_barrier();
         stage(team, slices, ap, a + s, ld, B, S);
         stage(team, slices + B * ap, bp, bk + int64_t(s) * ld, ld, S, B);
@@ -303,16 +307,16 @@ struct TileOps {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Tile::count(B)), [&](const int index) {
           Tile t(index, B);
           t.load(c, ld);
-          t.template relax<Traits::kPivotRun>(slices, ap, slices + B * ap, bp, S);
+          t.template relax<Traits::kPivotRun>(slices, ap, slices + B * ap, bp, depth);
           t.store(c, ld);
         });
       }
     }
   }
 
-  /// Floyd-Warshall on one B x B tile (ld) over its own B pivots. Row p and column p do not
-  /// change in step p (the diagonal is 0), so every thread may read them during the step.
-  KOKKOS_FORCEINLINE_FUNCTION static void close_tile(const Member& team, int32_t* t, int64_t ld, int B) {
+  /// Floyd-Warshall on one B x B tile (ld) over its first `pivots` pivots (the rest: padding). Row p and column p do
+  /// not change in step p (the diagonal is 0), so every thread may read them during the step.
+  KOKKOS_FORCEINLINE_FUNCTION static void close_tile(const Member& team, int32_t* t, int64_t ld, int B, int pivots) {
     if constexpr (Traits::kRegisterTiles) {
       // Each thread holds its entries in registers; per step the owners of row p and column p
       // publish them to scratch, double-buffered so that one barrier per step suffices.
@@ -321,10 +325,10 @@ struct TileOps {
       tile.load(t, ld);
       tile.publish(0, buffers, buffers + B);
       team.team_barrier();
-      for (int p = 0; p < B; ++p) {
+      for (int p = 0; p < pivots; ++p) {
         const int32_t* now = buffers + (p & 1) * 2 * B;
         tile.template relax<1>(now, 1, now + B, 0, 1);
-        if (p + 1 < B) {
+        if (p + 1 < pivots) {
           int32_t* next = buffers + ((p + 1) & 1) * 2 * B;
           tile.publish(p + 1, next, next + B);
         }
@@ -333,7 +337,7 @@ struct TileOps {
       tile.store(t, ld);
     } else {
       constexpr int W = Traits::kChunk;
-      for (int p = 0; p < B; ++p) {
+      for (int p = 0; p < pivots; ++p) {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B), [&](const int r) {
           const int32_t a = t[r * ld + p];
           for (int c = 0; c < B; c += W) {
@@ -390,7 +394,10 @@ struct PivotTileKernel {
   int32_t* tile;  ///< the pivot tile (k, k), leading dimension n
   int64_t n;
   int B;
-  KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const { Ops::close_tile(team, tile, n, B); }
+  int pivots;  ///< pivots of this round short of V (B but in the last round)
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
+    Ops::close_tile(team, tile, n, B, pivots);
+  }
 };
 
 /// Phase 2, one team per tile: the pivot row's tiles (k, j) (when `row_part`) and the pivot
@@ -408,6 +415,7 @@ struct PivotRowColumnKernel {
   int row_tiles;  ///< tile rows in `rows`
   int k_local;    ///< tile row of the pivot block within `rows`, or -1
   bool row_part, column_part;
+  int pivots;  ///< pivots of this round short of V
   KOKKOS_INLINE_FUNCTION int row_teams() const { return row_part ? nb - 1 : 0; }
   KOKKOS_INLINE_FUNCTION int column_teams() const { return column_part ? row_tiles - (k_local >= 0) : 0; }
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
@@ -420,7 +428,7 @@ struct PivotRowColumnKernel {
       other += other >= k_local;  // tile row k of the rows held
     int32_t* t =
         in_row ? rows + int64_t(k_local) * B * n + int64_t(other) * B : rows + int64_t(other) * B * n + int64_t(k) * B;
-    Ops::min_plus_product(team, t, in_row ? pivot : t, in_row ? t : pivot, n, B);
+    Ops::min_plus_product(team, t, in_row ? pivot : t, in_row ? t : pivot, n, B, pivots);
   }
 };
 
@@ -437,13 +445,14 @@ struct RemainingTilesKernel {
   int B, k, nb;
   int k_local;  ///< tile row of the pivot block within `rows`, or -1
   int skip;     ///< tile rows and columns left out from k on: 1, or 2 (also k + 1)
+  int pivots;   ///< pivots of this round short of V
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
     int bi = team.league_rank() / (nb - skip), bj = team.league_rank() % (nb - skip);
     bi += k_local >= 0 && bi >= k_local ? skip : 0;
     bj += bj >= k ? skip : 0;
     int32_t* tile_row = rows + int64_t(bi) * B * n;
     Ops::min_plus_product(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B, pivot_row + int64_t(bj) * B, n,
-                          B);
+                          B, pivots);
   }
 };
 
@@ -456,6 +465,7 @@ struct NextPivotCrossKernel {
   int32_t* d;  ///< the whole matrix, ld n
   int64_t n;
   int B, k, nb;
+  int pivots;  ///< pivots of round k short of V
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
     const int id = team.league_rank();
     const bool in_row = id < nb - 1;
@@ -463,7 +473,7 @@ struct NextPivotCrossKernel {
     const int bi = in_row ? k + 1 : other, bj = in_row ? other : k + 1;
     int32_t* tile_row = d + int64_t(bi) * B * n;
     Ops::min_plus_product(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
-                          d + int64_t(k) * B * n + int64_t(bj) * B, n, B);
+                          d + int64_t(k) * B * n + int64_t(bj) * B, n, B, pivots);
   }
 };
 
@@ -536,13 +546,13 @@ class BlockedFloydWarshall {
       if (k + 1 < rounds) {
         Traits::wait(side, rest_done);  // still round k - 1's: recorded again below
         if (nb > 2)
-          Kokkos::parallel_for("apsp::phase3_remaining",
-                               policy(main, (nb - 2) * (nb - 2), B, Ops::product_scratch_bytes(B)),
-                               Impl::RemainingTilesKernel<ExecSpace>{rb.rows, pivot_row(k), rb.n, B, k, nb, k, 2});
+          Kokkos::parallel_for(
+              "apsp::phase3_remaining", policy(main, (nb - 2) * (nb - 2), B, Ops::product_scratch_bytes(B)),
+              Impl::RemainingTilesKernel<ExecSpace>{rb.rows, pivot_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k)});
         Traits::record(rest_done, main);
         Kokkos::parallel_for("apsp::phase3_next_pivot_cross",
                              policy(side, 2 * nb - 3, B, Ops::product_scratch_bytes(B)),
-                             Impl::NextPivotCrossKernel<ExecSpace>{rb.rows, rb.n, B, k, nb});
+                             Impl::NextPivotCrossKernel<ExecSpace>{rb.rows, rb.n, B, k, nb, rb.pivots(k)});
         phase1(rb, k + 1, side);
         phase2(rb, k + 1, pivot_row(k + 1), true, true, side);
         Traits::record(opened, side);
@@ -564,11 +574,14 @@ class BlockedFloydWarshall {
     int first_tile, row_tiles;
     int64_t n;
     int block;
+    int64_t vertices;  ///< V: the pivots past it are padding, and skipped
     int k_local(int k) const { return k >= first_tile && k < first_tile + row_tiles ? k - first_tile : -1; }
+    /// Pivots of round k that are vertices: B, but in the last round when V is not a multiple of B.
+    int pivots(int k) const { return int(std::min<int64_t>(block, vertices - int64_t(k) * block)); }
   };
   /// The rows `d` holds (the whole matrix on one device).
   static RowBlock whole(const Matrix& d) {
-    return RowBlock{d.data.data(), int(d.first_row / d.block), int(d.rows / d.block), d.n, d.block};
+    return RowBlock{d.data.data(), int(d.first_row / d.block), int(d.rows / d.block), d.n, d.block, d.vertices};
   }
 
   static void phase1(const Matrix& d, int k) { phase1(whole(d), k); }
@@ -584,9 +597,9 @@ class BlockedFloydWarshall {
   /// Phase 1 on the process that holds tile row k. The RowBlock phases run on `exec`.
   static void phase1(const RowBlock& rb, int k, const ExecSpace& exec = ExecSpace()) {
     const int B = rb.block;
-    Kokkos::parallel_for(
-        "apsp::phase1_pivot", policy(exec, 1, B, Ops::closure_scratch_bytes(B)),
-        Impl::PivotTileKernel<ExecSpace>{rb.rows + int64_t(rb.k_local(k)) * B * rb.n + int64_t(k) * B, rb.n, B});
+    Kokkos::parallel_for("apsp::phase1_pivot", policy(exec, 1, B, Ops::closure_scratch_bytes(B)),
+                         Impl::PivotTileKernel<ExecSpace>{rb.rows + int64_t(rb.k_local(k)) * B * rb.n + int64_t(k) * B,
+                                                          rb.n, B, rb.pivots(k)});
   }
 
   /// Phase 2: the pivot row's tiles (`row_part`, only where tile row k is held) and the pivot
@@ -603,7 +616,8 @@ class BlockedFloydWarshall {
                                                  rb.row_tiles,
                                                  rb.k_local(k),
                                                  row_part && rb.k_local(k) >= 0 && nb > 1,
-                                                 column_part};
+                                                 column_part,
+                                                 rb.pivots(k)};
     const int league = kernel.row_teams() + kernel.column_teams();
     if (league > 0)
       Kokkos::parallel_for("apsp::phase2_pivot_row_col", policy(exec, league, B, Ops::product_scratch_bytes(B)),
@@ -615,8 +629,9 @@ class BlockedFloydWarshall {
     const int B = rb.block, nb = int(rb.n / B);
     const int k_local = rb.k_local(k), row_tiles = rb.row_tiles - (k_local >= 0);
     if (nb < 2 || row_tiles < 1) return;
-    Kokkos::parallel_for("apsp::phase3_remaining", policy(exec, row_tiles * (nb - 1), B, Ops::product_scratch_bytes(B)),
-                         Impl::RemainingTilesKernel<ExecSpace>{rb.rows, pivot_row, rb.n, B, k, nb, k_local, 1});
+    Kokkos::parallel_for(
+        "apsp::phase3_remaining", policy(exec, row_tiles * (nb - 1), B, Ops::product_scratch_bytes(B)),
+        Impl::RemainingTilesKernel<ExecSpace>{rb.rows, pivot_row, rb.n, B, k, nb, k_local, 1, rb.pivots(k)});
   }
 
   /// Throws std::invalid_argument unless `block` suits the backend's thread-tile shape and

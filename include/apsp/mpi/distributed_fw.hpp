@@ -112,7 +112,7 @@ class DistributedFloydWarshall {
   bool owns(int k) const { return part_.owner(k) == rank_; }
   static int32_t* own_row(const RowBlock& rb, int k) { return rb.rows + int64_t(k - rb.first_tile) * rb.block * rb.n; }
   static RowBlock sub(const RowBlock& rb, int first_tile, int tiles) {
-    return RowBlock{own_row(rb, first_tile), first_tile, tiles, rb.n, rb.block};
+    return RowBlock{own_row(rb, first_tile), first_tile, tiles, rb.n, rb.block, rb.vertices};
   }
   using RowView = Kokkos::View<int32_t*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>;
   static RowView row_view(const RowBlock& rb, int k) {
