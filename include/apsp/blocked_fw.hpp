@@ -242,18 +242,19 @@ struct TileOps {
     }
   };
 
-  /// The register-tile product for one shape (see min_plus_product).
-  template <class Block, class Slice>
+  /// The register-tile product for one shape (see min_plus_product), over `slice_count`
+  /// slices (int, or Fixed<B / S> for a whole tile: the steady state keeps a constant trip count).
+  template <class Block, class Slice, class Slices>
   KOKKOS_FORCEINLINE_FUNCTION static void register_product(const Member& team, int32_t* c, const int32_t* a,
-                                                           const int32_t* bk, int64_t ld, Block B, Slice S, int pivots,
-                                                           int32_t* slices) {
+                                                           const int32_t* bk, int64_t ld, Block B, Slice S,
+                                                           Slices slice_count, int32_t* slices) {
     const ProductShape<Block, Slice> sh{B, S};
     Tile t(team.team_rank(), B);
     t.load(c, ld);
     SliceCopies copies(team.team_rank(), a, bk, ld, sh);
     copies.issue(slices, ld, sh);
     Traits::async_commit();
-    const int n = (pivots + int(S) - 1) / int(S);  // slices: the padding past V is skipped
+    const int n = int(slice_count);
     for (int i = 0; i < n; ++i) {
       int32_t* buf = slices + (i & 1) * sh.buffer();
       if (i + 1 < n) {  // the other buffer was released by the barrier ending the last slice
@@ -292,10 +293,14 @@ struct TileOps {
     if constexpr (Traits::kRegisterTiles) {
       if constexpr (kFixedPitches) {
         constexpr int kS = Traits::kMaxBlock < Traits::kMaxSlice ? Traits::kMaxBlock : Traits::kMaxSlice;
-        if (B == Traits::kMaxBlock && S == kS)
-          return register_product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<kS>{}, pivots, slices);
+        if (B == Traits::kMaxBlock && S == kS && pivots == B)
+          return register_product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<kS>{},
+                                  Fixed<Traits::kMaxBlock / kS>{}, slices);
+        if (B == Traits::kMaxBlock && S == kS)  // the last round: the padding past V is skipped
+          return register_product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<kS>{}, (pivots + kS - 1) / kS,
+                                  slices);
       }
-      register_product(team, c, a, bk, ld, B, S, pivots, slices);
+      register_product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
     } else {
       for (int s = 0; s < pivots; s += S) {
         constexpr int U = Traits::kPivotRun;
