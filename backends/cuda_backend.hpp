@@ -179,14 +179,18 @@ struct BackendTraits<Kokkos::Cuda> {
     __pipeline_wait_prior(K);
 #endif
   }
-  /// `p`, hidden from the optimiser: addresses derived from it are computed where they are
-  /// used instead of being kept in registers (or spilled) from the start of a long loop.
+  /// `v` (a pointer, an index, a leading dimension), hidden from the optimiser: what is derived
+  /// from it is computed where it is used instead of being kept in registers (or spilled) from
+  /// the start of a long loop, or hoisted out of the kernel's loop over tiles.
   template <class T>
-  KOKKOS_FORCEINLINE_FUNCTION static T* recompute_later(T* p) {
+  KOKKOS_FORCEINLINE_FUNCTION static T recompute_later(T v) {
 #if defined(__CUDA_ARCH__)
-    asm volatile("" : "+l"(p));
+    if constexpr (sizeof(T) == 8)
+      asm volatile("" : "+l"(v));
+    else
+      asm volatile("" : "+r"(v));
 #endif
-    return p;
+    return v;
   }
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)

@@ -76,8 +76,8 @@ struct HostBackendTraits {
   template <int K>
   static void async_wait() {}
   template <class T>
-  KOKKOS_FORCEINLINE_FUNCTION static T* recompute_later(T* p) {
-    return p;
+  KOKKOS_FORCEINLINE_FUNCTION static T recompute_later(T v) {
+    return v;
   }
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
     return Impl::portable_min_plus(c, a, b);

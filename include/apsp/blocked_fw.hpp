@@ -206,39 +206,46 @@ struct TileOps {
   /// One thread's share of staging the slices of a tile product with register tiles: its
   /// runs of A's and Bk's rows lie a fixed number of rows apart (team size and runs per row
   /// are powers of two), so a slice costs one asynchronous 16-byte copy per run and moving two
-  /// pointers on, not the index arithmetic of a generic loop.
+  /// offsets on, not the index arithmetic of a generic loop. Per thread only four 32-bit
+  /// offsets (registers are what a GPU thread is short of: 64-bit pointers here made the
+  /// compiler spill); the operands' corners and the steps are the same for the whole team.
   struct SliceCopies {
-    const int32_t* a_src;  ///< this thread's first run of A in the next slice
-    const int32_t* b_src;  ///< ... and of Bk
-    int a_dst, b_dst;      ///< their places in a slice buffer
-    int a_step, b_step;    ///< elements between this thread's runs (the same for the team)
+    int a_src, b_src;  ///< this thread's first run of A and of Bk in the next slice, from the corner
+    int a_dst, b_dst;  ///< their places in a slice buffer
+    // Between one thread's runs, in the operands and in the buffer (the same for the team;
+    // constants for a fixed shape, worked out once per tile otherwise).
+    int a_step, b_step, a_dst_step, b_dst_step;
 
     template <class Shape>
-    KOKKOS_FORCEINLINE_FUNCTION SliceCopies(int me, const int32_t* a, const int32_t* bk, int64_t ld, const Shape& sh) {
+    KOKKOS_FORCEINLINE_FUNCTION SliceCopies(int me, int64_t ld, const Shape& sh) {
       constexpr int W = Shape::W;
       // check_block_size keeps threads >= runs per row: B >= kMinBlock. Offsets stay far
       // below 2^31: at most B rows of ld elements.
       const int a_row = me / sh.a_row_runs(), a_col = me % sh.a_row_runs() * W;
       const int b_row = me / sh.b_row_runs(), b_col = me % sh.b_row_runs() * W;
-      a_src = a + (a_row * int(ld) + a_col);
-      b_src = bk + (b_row * int(ld) + b_col);
+      a_src = a_row * int(ld) + a_col;
+      b_src = b_row * int(ld) + b_col;
       a_dst = a_row * int(sh.ap()) + a_col;
       b_dst = sh.b_offset() + b_row * int(sh.bp()) + b_col;
       a_step = sh.a_rows_apart() * int(ld);
       b_step = sh.b_rows_apart() * int(ld);
+      a_dst_step = sh.a_rows_apart() * int(sh.ap());
+      b_dst_step = sh.b_rows_apart() * int(sh.bp());
     }
 
-    /// Starts the copies of the next slice into `buf` and moves on to the one after.
+    /// Starts the copies of the next slice of A and Bk into `buf` and moves on to the one after.
     template <class Shape>
-    KOKKOS_FORCEINLINE_FUNCTION void issue(int32_t* buf, int64_t ld, const Shape& sh) {
+    KOKKOS_FORCEINLINE_FUNCTION void issue(int32_t* buf, const int32_t* a, const int32_t* bk, int64_t ld,
+                                           const Shape& sh) {
       constexpr int W = Shape::W;
-      APSP_UNROLL
+      // No unroll pragma: a fixed shape's count is a constant (unrolled anyway); a runtime one
+      // unrolled would cost registers.
       for (int k = 0; k < sh.runs(); ++k) {
-        Traits::template copy_async<W>(buf + a_dst + k * sh.a_rows_apart() * int(sh.ap()), a_src + k * a_step);
-        Traits::template copy_async<W>(buf + b_dst + k * sh.b_rows_apart() * int(sh.bp()), b_src + k * b_step);
+        Traits::template copy_async<W>(buf + a_dst + k * a_dst_step, a + (a_src + k * a_step));
+        Traits::template copy_async<W>(buf + b_dst + k * b_dst_step, bk + (b_src + k * b_step));
       }
       a_src += int(sh.S);
-      b_src += int(sh.S) * ld;
+      b_src += int(sh.S) * int(ld);
     }
   };
 
@@ -249,16 +256,17 @@ struct TileOps {
                                                            const int32_t* bk, int64_t ld, Block B, Slice S,
                                                            Slices slice_count, int32_t* slices) {
     const ProductShape<Block, Slice> sh{B, S};
-    Tile t(team.team_rank(), B);
+    const int me = Traits::recompute_later(team.team_rank());
+    Tile t(me, B);
     t.load(c, ld);
-    SliceCopies copies(team.team_rank(), a, bk, ld, sh);
-    copies.issue(slices, ld, sh);
+    SliceCopies copies(me, ld, sh);
+    copies.issue(slices, a, bk, ld, sh);
     Traits::async_commit();
     const int n = int(slice_count);
     for (int i = 0; i < n; ++i) {
       int32_t* buf = slices + (i & 1) * sh.buffer();
       if (i + 1 < n) {  // the other buffer was released by the barrier ending the last slice
-        copies.issue(slices + ((i + 1) & 1) * sh.buffer(), ld, sh);
+        copies.issue(slices + ((i + 1) & 1) * sh.buffer(), a, bk, ld, sh);
         Traits::async_commit();
         Traits::template async_wait<1>();  // this thread's copies of slice i are done
       } else {
@@ -284,6 +292,11 @@ struct TileOps {
   /// A slice is A's columns [s, s + S) (B rows of S, pitch a_pitch(S)) and Bk's rows
   /// [s, s + S) (S rows of B, pitch b_pitch(B)). With register tiles two slice buffers
   /// alternate: slice s + 1 is copied while slice s is relaxed.
+  ///
+  /// kTuned: the backend's tuned shape (B = kMaxBlock, a whole round: see tuned()), compiled
+  /// with every count fixed, in a kernel of its own: one shape per kernel keeps a GPU thread
+  /// within its registers.
+  template <bool kTuned = false>
   KOKKOS_FORCEINLINE_FUNCTION static void min_plus_product(const Member& team, int32_t* c, const int32_t* a,
                                                            const int32_t* bk, int64_t ld, int B, int pivots) {
     const int S = Traits::slice_depth(B);
@@ -291,16 +304,11 @@ struct TileOps {
     const auto bp = b_pitch(B);
     int32_t* slices = scratch(team, size_t(kBuffers) * (B * ap + S * bp));
     if constexpr (Traits::kRegisterTiles) {
-      if constexpr (kFixedPitches) {
-        constexpr int kS = Traits::kMaxBlock < Traits::kMaxSlice ? Traits::kMaxBlock : Traits::kMaxSlice;
-        if (B == Traits::kMaxBlock && S == kS && pivots == B)
-          return register_product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<kS>{},
-                                  Fixed<Traits::kMaxBlock / kS>{}, slices);
-        if (B == Traits::kMaxBlock && S == kS)  // the last round: the padding past V is skipped
-          return register_product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<kS>{}, (pivots + kS - 1) / kS,
-                                  slices);
-      }
-      register_product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
+      if constexpr (kTuned)
+        register_product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<kTunedSlice>{},
+                         Fixed<Traits::kMaxBlock / kTunedSlice>{}, slices);
+      else  // the padding past V (last round) is skipped, rounded up to a slice
+        register_product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
     } else {
       for (int s = 0; s < pivots; s += S) {
         constexpr int U = Traits::kPivotRun;
@@ -366,6 +374,12 @@ struct TileOps {
     KOKKOS_FORCEINLINE_FUNCTION constexpr operator int() const { return N; }
   };
   static constexpr bool kFixedPitches = Traits::kMaxBlock > 0;
+  static constexpr int kTunedSlice = Traits::kMaxBlock < Traits::kMaxSlice ? Traits::kMaxBlock : Traits::kMaxSlice;
+  /// Whether a product of this round takes the tuned kernel (min_plus_product<true>).
+  static bool tuned(int B, int pivots) {
+    return Traits::kRegisterTiles && kFixedPitches && B == Traits::kMaxBlock && Traits::slice_depth(B) == kTunedSlice &&
+           pivots == B;
+  }
   /// The pitch of rows of `extent` int32 that the backend caps at `Cap`.
   template <int Cap>
   using PitchFor = std::conditional_t<kFixedPitches, Fixed<Cap + Traits::kScratchPad>, int>;
@@ -405,14 +419,15 @@ struct PivotTileKernel {
   }
 };
 
+// The product kernels below come in two instantiations (kTuned: see
+// TileOps::min_plus_product); their fields are a plain struct that both share.
+
 /// Phase 2, one team per tile: the pivot row's tiles (k, j) (when `row_part`) and the pivot
 /// column's tiles (i, k) of the tile rows held in `rows` (when `column_part`). The pivot tile
 /// P is closed after phase 1, so relaxing a tile through its B pivots one by one gives the
 /// same result as one min-plus product with P: row tile T = min(T, P (min,+) T), column tile
 /// T = min(T, T (min,+) P), the same kernel as phase 3.
-template <class ExecSpace>
-struct PivotRowColumnKernel {
-  using Ops = TileOps<ExecSpace>;
+struct PivotRowColumnTiles {
   int32_t* rows;         ///< the tile rows held here (all of them on one device), ld n
   const int32_t* pivot;  ///< the pivot tile (k, k), ld n: in `rows` or in a received pivot row
   int64_t n;
@@ -423,6 +438,10 @@ struct PivotRowColumnKernel {
   int pivots;  ///< pivots of this round short of V
   KOKKOS_INLINE_FUNCTION int row_teams() const { return row_part ? nb - 1 : 0; }
   KOKKOS_INLINE_FUNCTION int column_teams() const { return column_part ? row_tiles - (k_local >= 0) : 0; }
+};
+template <class ExecSpace, bool kTuned = false>
+struct PivotRowColumnKernel : PivotRowColumnTiles {
+  using Ops = TileOps<ExecSpace>;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
     const int id = team.league_rank();
     const bool in_row = id < row_teams();        // tile (k, j) of the pivot row, else (i, k)
@@ -433,7 +452,7 @@ struct PivotRowColumnKernel {
       other += other >= k_local;  // tile row k of the rows held
     int32_t* t =
         in_row ? rows + int64_t(k_local) * B * n + int64_t(other) * B : rows + int64_t(other) * B * n + int64_t(k) * B;
-    Ops::min_plus_product(team, t, in_row ? pivot : t, in_row ? t : pivot, n, B, pivots);
+    Ops::template min_plus_product<kTuned>(team, t, in_row ? pivot : t, in_row ? t : pivot, n, B, pivots);
   }
 };
 
@@ -441,9 +460,7 @@ struct PivotRowColumnKernel {
 /// D(i, j) = min(D(i, j), D(i, k) (min,+) D(k, j)), with D(k, j) from the pivot row block.
 /// `skip` = 2 leaves out tile row and column k + 1 as well (the look-ahead of one device, which
 /// updates them first with NextPivotCrossKernel).
-template <class ExecSpace>
-struct RemainingTilesKernel {
-  using Ops = TileOps<ExecSpace>;
+struct RemainingTiles {
   int32_t* rows;             ///< the tile rows held here, ld n
   const int32_t* pivot_row;  ///< the pivot row block (B rows of n), ld n
   int64_t n;
@@ -451,34 +468,40 @@ struct RemainingTilesKernel {
   int k_local;  ///< tile row of the pivot block within `rows`, or -1
   int skip;     ///< tile rows and columns left out from k on: 1, or 2 (also k + 1)
   int pivots;   ///< pivots of this round short of V
+};
+template <class ExecSpace, bool kTuned = false>
+struct RemainingTilesKernel : RemainingTiles {
+  using Ops = TileOps<ExecSpace>;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
     int bi = team.league_rank() / (nb - skip), bj = team.league_rank() % (nb - skip);
     bi += k_local >= 0 && bi >= k_local ? skip : 0;
     bj += bj >= k ? skip : 0;
     int32_t* tile_row = rows + int64_t(bi) * B * n;
-    Ops::min_plus_product(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B, pivot_row + int64_t(bj) * B, n,
-                          B, pivots);
+    Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
+                                           pivot_row + int64_t(bj) * B, n, B, pivots);
   }
 };
 
 /// Round k's phase 3 on tile row and column k + 1 only (one device holding every row): the
 /// tiles round k + 1's phases 1 and 2 start from, so that they may run beside the rest of
 /// round k's phase 3. Teams 0 .. nb - 2: tiles (k + 1, j), j != k; then (i, k + 1), i != k, k + 1.
-template <class ExecSpace>
-struct NextPivotCrossKernel {
-  using Ops = TileOps<ExecSpace>;
+struct NextPivotCross {
   int32_t* d;  ///< the whole matrix, ld n
   int64_t n;
   int B, k, nb;
   int pivots;  ///< pivots of round k short of V
+};
+template <class ExecSpace, bool kTuned = false>
+struct NextPivotCrossKernel : NextPivotCross {
+  using Ops = TileOps<ExecSpace>;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
     const int id = team.league_rank();
     const bool in_row = id < nb - 1;
     const int other = in_row ? id + (id >= k) : (id - (nb - 1)) + (id - (nb - 1) >= k ? 2 : 0);
     const int bi = in_row ? k + 1 : other, bj = in_row ? other : k + 1;
     int32_t* tile_row = d + int64_t(bi) * B * n;
-    Ops::min_plus_product(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
-                          d + int64_t(k) * B * n + int64_t(bj) * B, n, B, pivots);
+    Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
+                                           d + int64_t(k) * B * n + int64_t(bj) * B, n, B, pivots);
   }
 };
 
@@ -551,13 +574,12 @@ class BlockedFloydWarshall {
       if (k + 1 < rounds) {
         Traits::wait(side, rest_done);  // still round k - 1's: recorded again below
         if (nb > 2)
-          Kokkos::parallel_for(
-              "apsp::phase3_remaining", policy(main, (nb - 2) * (nb - 2), B, Ops::product_scratch_bytes(B)),
-              Impl::RemainingTilesKernel<ExecSpace>{rb.rows, pivot_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k)});
+          launch_product<Impl::RemainingTilesKernel>(
+              "apsp::phase3_remaining", main, (nb - 2) * (nb - 2),
+              Impl::RemainingTiles{rb.rows, pivot_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k)});
         Traits::record(rest_done, main);
-        Kokkos::parallel_for("apsp::phase3_next_pivot_cross",
-                             policy(side, 2 * nb - 3, B, Ops::product_scratch_bytes(B)),
-                             Impl::NextPivotCrossKernel<ExecSpace>{rb.rows, rb.n, B, k, nb, rb.pivots(k)});
+        launch_product<Impl::NextPivotCrossKernel>("apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
+                                                   Impl::NextPivotCross{rb.rows, rb.n, B, k, nb, rb.pivots(k)});
         phase1(rb, k + 1, side);
         phase2(rb, k + 1, pivot_row(k + 1), true, true, side);
         Traits::record(opened, side);
@@ -612,21 +634,19 @@ class BlockedFloydWarshall {
   static void phase2(const RowBlock& rb, int k, const int32_t* pivot_row, bool row_part, bool column_part,
                      const ExecSpace& exec = ExecSpace()) {
     const int B = rb.block, nb = int(rb.n / B);
-    Impl::PivotRowColumnKernel<ExecSpace> kernel{rb.rows,
-                                                 pivot_row + int64_t(k) * B,
-                                                 rb.n,
-                                                 B,
-                                                 k,
-                                                 nb,
-                                                 rb.row_tiles,
-                                                 rb.k_local(k),
-                                                 row_part && rb.k_local(k) >= 0 && nb > 1,
-                                                 column_part,
-                                                 rb.pivots(k)};
-    const int league = kernel.row_teams() + kernel.column_teams();
-    if (league > 0)
-      Kokkos::parallel_for("apsp::phase2_pivot_row_col", policy(exec, league, B, Ops::product_scratch_bytes(B)),
-                           kernel);
+    const Impl::PivotRowColumnTiles tiles{rb.rows,
+                                          pivot_row + int64_t(k) * B,
+                                          rb.n,
+                                          B,
+                                          k,
+                                          nb,
+                                          rb.row_tiles,
+                                          rb.k_local(k),
+                                          row_part && rb.k_local(k) >= 0 && nb > 1,
+                                          column_part,
+                                          rb.pivots(k)};
+    const int league = tiles.row_teams() + tiles.column_teams();
+    if (league > 0) launch_product<Impl::PivotRowColumnKernel>("apsp::phase2_pivot_row_col", exec, league, tiles);
   }
 
   /// Phase 3 on the rows held, with the pivot row block `pivot_row` (ld n).
@@ -634,9 +654,9 @@ class BlockedFloydWarshall {
     const int B = rb.block, nb = int(rb.n / B);
     const int k_local = rb.k_local(k), row_tiles = rb.row_tiles - (k_local >= 0);
     if (nb < 2 || row_tiles < 1) return;
-    Kokkos::parallel_for(
-        "apsp::phase3_remaining", policy(exec, row_tiles * (nb - 1), B, Ops::product_scratch_bytes(B)),
-        Impl::RemainingTilesKernel<ExecSpace>{rb.rows, pivot_row, rb.n, B, k, nb, k_local, 1, rb.pivots(k)});
+    launch_product<Impl::RemainingTilesKernel>(
+        "apsp::phase3_remaining", exec, row_tiles * (nb - 1),
+        Impl::RemainingTiles{rb.rows, pivot_row, rb.n, B, k, nb, k_local, 1, rb.pivots(k)});
   }
 
   /// Throws std::invalid_argument unless `block` suits the backend's thread-tile shape and
@@ -675,6 +695,16 @@ class BlockedFloydWarshall {
     f();
     ExecSpace().fence();
     total += timer.seconds();
+  }
+
+  /// A product kernel over `league` tiles: the tuned instantiation for a whole round at the
+  /// backend's tuned block, the general one otherwise (`tiles`: the kernel's fields).
+  template <template <class, bool> class Kernel, class Tiles>
+  static void launch_product(const char* label, const ExecSpace& exec, int league, const Tiles& tiles) {
+    const Policy p = policy(exec, league, tiles.B, Ops::product_scratch_bytes(tiles.B));
+    if constexpr (Ops::kFixedPitches && Traits::kRegisterTiles)
+      if (Ops::tuned(tiles.B, tiles.pivots)) return Kokkos::parallel_for(label, p, Kernel<ExecSpace, true>{tiles});
+    Kokkos::parallel_for(label, p, Kernel<ExecSpace, false>{tiles});
   }
 
   static Policy policy(const ExecSpace& exec, int league, int block, size_t scratch_bytes) {
