@@ -11,10 +11,16 @@ cuobjdump=${2:-$(command -v cuobjdump || true)}
 echo "== resources per kernel"
 "$cuobjdump" --dump-resource-usage "$exe" 2>&1 |
   grep -A1 -E "Kernel|Tiles|FillRows|ScatterEdges|FirstBadEdge" |
-  grep -oE "(PivotTileKernel|PivotRowColumnKernel|RemainingTilesKernel|FillRows|ScatterEdges|FirstBadEdge|REG:[0-9]+|STACK:[0-9]+|SHARED:[0-9]+|LOCAL:[0-9]+)" |
-  paste -sd' ' | sed -E 's/ (PivotTile|PivotRow|Remaining|FillRows|Scatter|FirstBad)/\n\1/g'
+  grep -oE "((PivotTile|PivotRowColumn|RemainingTiles|NextPivotCross)Kernel(INS_[0-9]*CudaELb[01])?|FillRows|ScatterEdges|FirstBadEdge|REG:[0-9]+|STACK:[0-9]+|SHARED:[0-9]+|LOCAL:[0-9]+)" |
+  sed -E 's/INS_[0-9]*CudaELb1/ (tuned)/; s/INS_[0-9]*CudaELb0/ (general)/' |
+  paste -sd' ' | sed -E 's/ (PivotTile|PivotRow|Remaining|NextPivot|FillRows|Scatter|FirstBad)/\n\1/g' | sort -u
 echo
-"$cuobjdump" --dump-sass "$exe" | awk '/Function : .*RemainingTiles/{on=1;next} /Function :/{on=0} on' > /tmp/apsp_phase3.sass
+# Phase 3's tuned instantiation (B = 128, whole rounds) where the build has one, else phase 3.
+sass=$("$cuobjdump" --dump-sass "$exe")
+pattern='Function : .*RemainingTilesKernel.*Lb1'
+grep -qE "$pattern" <<<"$sass" || pattern='Function : .*RemainingTiles'
+# (the first such function only: a fat binary may hold the code twice)
+awk -v p="$pattern" '!done && $0 ~ p {on=1; next} /Function :/ {if (on) done=1; on=0} on' <<<"$sass" > /tmp/apsp_phase3.sass
 python3 - /tmp/apsp_phase3.sass <<'PY'
 import re, sys
 from collections import Counter
@@ -26,7 +32,7 @@ for line in open(sys.argv[1]):
 op = lambda t: (t.split()[1] if t.startswith("@") else t.split()[0])
 keep = ("VIADDMNMX", "LDS", "LDG", "STG", "STS", "LDL", "STL", "BAR")
 whole = Counter(op(t) for _, t in ins)
-print("== phase 3 (RemainingTilesKernel), whole kernel:", {k: v for k, v in sorted(whole.items()) if k.startswith(keep)})
+print("== phase 3 (RemainingTilesKernel, tuned where built), whole kernel:", {k: v for k, v in sorted(whole.items()) if k.startswith(keep)})
 best = None
 for a, t in ins:
     m = re.search(r"BRA .*?0x([0-9a-f]+)", t)
