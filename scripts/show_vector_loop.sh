@@ -6,7 +6,7 @@
 set -euo pipefail
 exe=${1:-build/apsp_kokkos}
 objdump -d --no-show-raw-insn -C "$exe" > /tmp/apsp_disasm.s
-awk '/^[0-9a-f]+ <apsp::Impl::RemainingTilesKernel<Kokkos::OpenMP>::operator\(\)/ {on=1; next}
+awk '/^[0-9a-f]+ <apsp::Impl::RemainingTilesKernel<Kokkos::OpenMP(, false)?>::operator\(\)/ {on=1; next}
        on && /^$/ {exit} on {print}' /tmp/apsp_disasm.s > /tmp/apsp_phase3.s
 # The innermost loop: the backward jump that encloses the most vpminsd.
 python3 - /tmp/apsp_phase3.s <<'PY'
