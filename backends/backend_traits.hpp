@@ -43,8 +43,11 @@ namespace apsp {
 ///   so the run vectorises on a CPU and is one 16-byte access on a GPU.
 /// - `copy_run<N>`, `store_run<N>`: copy N contiguous int32 (16-byte aligned where N is a
 ///   multiple of 4) with wide accesses; `copy_async<N>` + `async_commit` + `async_wait<K>`:
-///   stage into team scratch asynchronously (a plain copy on the CPU); `recompute_later(p)`:
-///   p, with addresses derived from it computed where used (register pressure on a GPU).
+///   stage into team scratch asynchronously (a plain copy on the CPU); `recompute_later(v)`:
+///   v, with what derives from it computed where used (register pressure on a GPU).
+/// - `side_instance()`, `Event`, `record(e, exec)`, `wait(exec, e)`: a second work queue and
+///   the events that order work across the two (the look-ahead of one device); on the host one
+///   instance, events that do nothing.
 /// - `kScratchPad`: int32 added to each row of a staged tile (bank-conflict padding).
 /// - `HostStagingSpace`: where the result lands on the host before it is written
 ///   (the matrix's own memory when the host can read it; pinned memory for a GPU).
@@ -55,14 +58,6 @@ template <class ExecSpace>
 struct BackendTraits;
 
 namespace Impl {
-/// log2 of a power of two.
-KOKKOS_FORCEINLINE_FUNCTION int log2_pow2(int x) {
-#if defined(__CUDA_ARCH__)
-  return __ffs(x) - 1;
-#else
-  return __builtin_ctz(unsigned(x));
-#endif
-}
 KOKKOS_FORCEINLINE_FUNCTION int32_t portable_min_plus(int32_t c, int32_t a, int32_t b) {
   const int32_t s = a + b;
   return s < c ? s : c;

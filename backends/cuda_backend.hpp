@@ -150,10 +150,8 @@ struct BackendTraits<Kokkos::Cuda> {
   /// pitch dst_pitch), on `exec`'s stream: drops the padding columns on the way.
   static void copy_rows_to_host(const Kokkos::Cuda& exec, void* dst, size_t dst_pitch, const void* src,
                                 size_t src_pitch, size_t width, size_t rows) {
-    const cudaError_t rc =
-        cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width, rows, cudaMemcpyDeviceToHost, exec.cuda_stream());
-    if (rc != cudaSuccess)
-      throw std::runtime_error(std::string("device-to-host copy failed: ") + cudaGetErrorString(rc));
+    check(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width, rows, cudaMemcpyDeviceToHost, exec.cuda_stream()),
+          "device-to-host copy");
   }
   /// Global memory to shared memory without passing through registers (sm_80 and later:
   /// LDGSTS), so that a team's next slice is in flight while it computes on the current one.

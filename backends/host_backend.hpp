@@ -56,13 +56,13 @@ struct HostBackendTraits {
     APSP_UNROLL
     for (int j = 0; j < N; ++j) d[j] = src[j];
   }
-  /// The host writes the result from its own memory: nothing to pin, no device copies.
   /// The second work queue and its events (see the CUDA backend): on the host one instance
   /// runs everything in the order it was enqueued, so the events have nothing to order.
   static ExecSpace side_instance() { return ExecSpace(); }
   struct Event {};
   static void record(Event&, const ExecSpace&) {}
   static void wait(const ExecSpace&, const Event&) {}
+  /// The host writes the result from its own memory: nothing to pin, no device copies.
   static bool pin_host_memory(void*, size_t) { return false; }
   static void unpin_host_memory(void*) {}
   template <class Exec>

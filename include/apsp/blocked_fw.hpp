@@ -302,7 +302,7 @@ struct TileOps {
     const int S = Traits::slice_depth(B);
     const auto ap = a_pitch(S);
     const auto bp = b_pitch(B);
-    int32_t* slices = scratch(team, size_t(kBuffers) * (B * ap + S * bp));
+    int32_t* slices = scratch(team, size_t(kBuffers) * slice_buffer_ints(B));
     if constexpr (Traits::kRegisterTiles) {
       if constexpr (kTuned)
         register_product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<kTunedSlice>{},
@@ -374,11 +374,12 @@ struct TileOps {
     KOKKOS_FORCEINLINE_FUNCTION constexpr operator int() const { return N; }
   };
   static constexpr bool kFixedPitches = Traits::kMaxBlock > 0;
+  /// Whether the backend has a tuned product kernel (min_plus_product<true>), and its slice.
+  static constexpr bool kHasTuned = Traits::kRegisterTiles && kFixedPitches;
   static constexpr int kTunedSlice = Traits::kMaxBlock < Traits::kMaxSlice ? Traits::kMaxBlock : Traits::kMaxSlice;
-  /// Whether a product of this round takes the tuned kernel (min_plus_product<true>).
+  /// Whether a product of this round takes the tuned kernel.
   static bool tuned(int B, int pivots) {
-    return Traits::kRegisterTiles && kFixedPitches && B == Traits::kMaxBlock && Traits::slice_depth(B) == kTunedSlice &&
-           pivots == B;
+    return kHasTuned && B == Traits::kMaxBlock && Traits::slice_depth(B) == kTunedSlice && pivots == B;
   }
   /// The pitch of rows of `extent` int32 that the backend caps at `Cap`.
   template <int Cap>
@@ -397,10 +398,11 @@ struct TileOps {
 
   /// Team scratch bytes of each kernel (+ 64 for alignment).
   static constexpr int kBuffers = Traits::kRegisterTiles ? 2 : 1;
-  static size_t product_scratch_bytes(int B) {
-    const int S = Traits::slice_depth(B);
-    return size_t(kBuffers) * (B * int(a_pitch(S)) + S * int(b_pitch(B))) * sizeof(int32_t) + 64;
+  /// int32 of one slice buffer (ProductShape::buffer).
+  KOKKOS_FORCEINLINE_FUNCTION static int slice_buffer_ints(int B) {
+    return ProductShape<int, int>{B, Traits::slice_depth(B)}.buffer();
   }
+  static size_t product_scratch_bytes(int B) { return size_t(kBuffers) * slice_buffer_ints(B) * sizeof(int32_t) + 64; }
   static size_t closure_scratch_bytes(int B) {
     return Traits::kRegisterTiles ? size_t(4) * B * sizeof(int32_t) + 64 : 0;
   }
@@ -565,9 +567,8 @@ class BlockedFloydWarshall {
     const ExecSpace main;
     const ExecSpace side = Traits::side_instance();
     typename Traits::Event opened, rest_done;
-    auto pivot_row = [&](int k) { return rb.rows + int64_t(k) * B * rb.n; };
     phase1(rb, 0, side);
-    phase2(rb, 0, pivot_row(0), true, true, side);
+    phase2(rb, 0, rb.tile_row(0), true, true, side);
     Traits::record(opened, side);
     for (int k = 0; k < rounds; ++k) {
       Traits::wait(main, opened);
@@ -576,15 +577,15 @@ class BlockedFloydWarshall {
         if (nb > 2)
           launch_product<Impl::RemainingTilesKernel>(
               "apsp::phase3_remaining", main, (nb - 2) * (nb - 2),
-              Impl::RemainingTiles{rb.rows, pivot_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k)});
+              Impl::RemainingTiles{rb.rows, rb.tile_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k)});
         Traits::record(rest_done, main);
         launch_product<Impl::NextPivotCrossKernel>("apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
                                                    Impl::NextPivotCross{rb.rows, rb.n, B, k, nb, rb.pivots(k)});
         phase1(rb, k + 1, side);
-        phase2(rb, k + 1, pivot_row(k + 1), true, true, side);
+        phase2(rb, k + 1, rb.tile_row(k + 1), true, true, side);
         Traits::record(opened, side);
       } else {
-        phase3(rb, k, pivot_row(k), main);
+        phase3(rb, k, rb.tile_row(k), main);
       }
       after_round(k + 1, rounds);
     }
@@ -603,6 +604,8 @@ class BlockedFloydWarshall {
     int block;
     int64_t vertices;  ///< V: the pivots past it are padding, and skipped
     int k_local(int k) const { return k >= first_tile && k < first_tile + row_tiles ? k - first_tile : -1; }
+    /// Global tile row k, which this block holds (k_local(k) >= 0).
+    int32_t* tile_row(int k) const { return rows + int64_t(k - first_tile) * block * n; }
     /// Pivots of round k that are vertices: B, but in the last round when V is not a multiple of B.
     int pivots(int k) const { return int(std::min<int64_t>(block, vertices - int64_t(k) * block)); }
   };
@@ -614,19 +617,18 @@ class BlockedFloydWarshall {
   static void phase1(const Matrix& d, int k) { phase1(whole(d), k); }
   static void phase2(const Matrix& d, int k) {
     const auto rb = whole(d);
-    phase2(rb, k, rb.rows + int64_t(k) * rb.block * rb.n, true, true);
+    phase2(rb, k, rb.tile_row(k), true, true);
   }
   static void phase3(const Matrix& d, int k) {
     const auto rb = whole(d);
-    phase3(rb, k, rb.rows + int64_t(k) * rb.block * rb.n);
+    phase3(rb, k, rb.tile_row(k));
   }
 
   /// Phase 1 on the process that holds tile row k. The RowBlock phases run on `exec`.
   static void phase1(const RowBlock& rb, int k, const ExecSpace& exec = ExecSpace()) {
     const int B = rb.block;
     Kokkos::parallel_for("apsp::phase1_pivot", policy(exec, 1, B, Ops::closure_scratch_bytes(B)),
-                         Impl::PivotTileKernel<ExecSpace>{rb.rows + int64_t(rb.k_local(k)) * B * rb.n + int64_t(k) * B,
-                                                          rb.n, B, rb.pivots(k)});
+                         Impl::PivotTileKernel<ExecSpace>{rb.tile_row(k) + int64_t(k) * B, rb.n, B, rb.pivots(k)});
   }
 
   /// Phase 2: the pivot row's tiles (`row_part`, only where tile row k is held) and the pivot
@@ -702,7 +704,7 @@ class BlockedFloydWarshall {
   template <template <class, bool> class Kernel, class Tiles>
   static void launch_product(const char* label, const ExecSpace& exec, int league, const Tiles& tiles) {
     const Policy p = policy(exec, league, tiles.B, Ops::product_scratch_bytes(tiles.B));
-    if constexpr (Ops::kFixedPitches && Traits::kRegisterTiles)
+    if constexpr (Ops::kHasTuned)
       if (Ops::tuned(tiles.B, tiles.pivots)) return Kokkos::parallel_for(label, p, Kernel<ExecSpace, true>{tiles});
     Kokkos::parallel_for(label, p, Kernel<ExecSpace, false>{tiles});
   }

@@ -74,7 +74,7 @@ class DistributedFloydWarshall {
     for (int k = 0; k < rounds; ++k) {
       // Round k - 1 is done, so its pivot buffer may now receive round k + 1's row.
       compute_.fence();
-      const int32_t* pivot = owns(k) ? own_row(rb, k) : pivot_[k % 2].data();
+      const int32_t* pivot = owns(k) ? rb.tile_row(k) : pivot_[k % 2].data();
       timed(1, [&] { Solver::phase2(rb, k, pivot, false, true, compute_); });
       const bool next = k + 1 < rounds;
       if (next && owns(k + 1)) {
@@ -110,19 +110,18 @@ class DistributedFloydWarshall {
   }
 
   bool owns(int k) const { return part_.owner(k) == rank_; }
-  static int32_t* own_row(const RowBlock& rb, int k) { return rb.rows + int64_t(k - rb.first_tile) * rb.block * rb.n; }
   static RowBlock sub(const RowBlock& rb, int first_tile, int tiles) {
-    return RowBlock{own_row(rb, first_tile), first_tile, tiles, rb.n, rb.block, rb.vertices};
+    return RowBlock{rb.tile_row(first_tile), first_tile, tiles, rb.n, rb.block, rb.vertices};
   }
   using RowView = Kokkos::View<int32_t*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>;
   static RowView row_view(const RowBlock& rb, int k) {
-    return RowView(own_row(rb, k), size_t(rb.block) * size_t(rb.n));
+    return RowView(rb.tile_row(k), size_t(rb.block) * size_t(rb.n));
   }
 
   // Phase 1 and the pivot row's phase 2 of round k, on the owner of tile row k.
   void open_round(const RowBlock& rb, int k) {
     timed(0, [&] { Solver::phase1(rb, k, compute_); });
-    timed(1, [&] { Solver::phase2(rb, k, own_row(rb, k), true, false, compute_); });
+    timed(1, [&] { Solver::phase2(rb, k, rb.tile_row(k), true, false, compute_); });
   }
 
   // The owner of tile row k, once the row is final (fenced): starts its copy to pinned host
@@ -140,7 +139,7 @@ class DistributedFloydWarshall {
     const int64_t count = int64_t(local_.block) * local_.n;
     Kokkos::Timer t;
     if (direct_) {
-      broadcast(root == rank_ ? own_row(rb, k) : pivot_[k % 2].data(), count, root);
+      broadcast(root == rank_ ? rb.tile_row(k) : pivot_[k % 2].data(), count, root);
       seconds_->mpi += t.seconds();
       return;
     }
