@@ -53,7 +53,8 @@ namespace apsp {
 ///   (the matrix's own memory when the host can read it; pinned memory for a GPU).
 /// - `visible_devices()`: accelerators a process may choose among (0 for the host).
 /// - `min_plus(c, a, b)`: min(c, a + b), the relaxation; a backend may use a fused
-///   instruction for it.
+///   instruction for it. `min_plus_run<N>(c, a, b)`: c[j] = min_plus(c[j], a, b[j]) for
+///   j < N, a thread-tile row against one pivot (a CPU backend writes it with vectors).
 template <class ExecSpace>
 struct BackendTraits;
 

@@ -196,6 +196,11 @@ struct BackendTraits<Kokkos::Cuda> {
 #else
     return Impl::portable_min_plus(c, a, b);
 #endif
+  }  /// c[j] = min(c[j], a + b[j]) for j < N: one VIADDMNMX each on sm_90.
+  template <int N>
+  KOKKOS_FORCEINLINE_FUNCTION static void min_plus_run(int32_t* c, int32_t a, const int32_t* b) {
+    APSP_UNROLL
+    for (int j = 0; j < N; ++j) c[j] = min_plus(c[j], a, b[j]);
   }
 };
 
