@@ -74,7 +74,7 @@ def main():
     ap.add_argument("--out-dir", default="/dev/shm", help="where outputs are written")
     ap.add_argument("--launcher", default="", help="prefix for each run, e.g. 'mpirun -np 2'")
     ap.add_argument("--extra", default="", help="extra apsp_kokkos arguments")
-    ap.add_argument("--ceiling", type=float, default=0, help="relax/s ceiling for a '% of ceiling' column")
+    ap.add_argument("--ceiling", type=float, default=0, help="relax/s ceiling for a '%% of ceiling' column")
     args = ap.parse_args()
 
     exe = os.path.join(args.build, "apsp_kokkos")
