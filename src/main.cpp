@@ -196,6 +196,9 @@ int main(int argc, char* argv[]) {
   app.add_flag("--mpi-io", opt.mpi_io,
                "under MPI, write the output through MPI-IO even when every rank is on one node (default there: "
                "parallel copies into a shared mapping)");
+  app.add_flag("--host-staging", opt.host_staging,
+               "under MPI on GPUs, send pivot rows through pinned host memory even where the GPUs of one node "
+               "can copy from each other (default there: GPU to GPU)");
   app.add_option("--max-host-memory", opt.host_memory_limit,
                  "host memory the run may use, e.g. 64GB (default: what the OS reports available)")
       ->transform(CLI::AsSizeValue(false));

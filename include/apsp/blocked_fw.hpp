@@ -311,7 +311,8 @@ struct TileOps {
     } else {
       for (int s = 0; s < pivots; s += S) {
         constexpr int U = Traits::kPivotRun;
-        const int depth = std::min(S, (pivots - s + U - 1) / U * U);
+        const int rest = (pivots - s + U - 1) / U * U;  // (std::min is host-only for nvcc)
+        const int depth = rest < S ? rest : S;
         if (s > 0) team.team_barrier();
         stage(team, slices, ap, a + s, ld, B, S);
         stage(team, slices + B * ap, bp, bk + int64_t(s) * ld, ld, S, B);
