@@ -127,7 +127,7 @@ RunReport run_distributed(const RunOptions& opt, const Runtime& rt) {
   // CUDA is the one device backend. Its ranks on one node copy pivot rows from GPU to GPU
   // (the path may still fall back to host staging when the buffers cannot be shared).
   using Path = typename Solver::PivotPath;
-  const Path path = !on_device || cuda_aware()                                           ? Path::mpi
+  const Path path = !on_device || cuda_aware()                                     ? Path::mpi
                     : Traits::kPeerBuffers && rt.nodes() == 1 && !opt.host_staging ? Path::peer
                                                                                    : Path::host_staging;
   const int64_t pivot_rows = Solver::device_buffer_bytes(rep.vertices, B, path);

@@ -49,7 +49,7 @@ class DistributedFloydWarshall {
     host_staging,  ///< through pinned host memory, broadcast by MPI from there
   };
   static const char* describe(PivotPath p) {
-    return p == PivotPath::mpi ? "MPI from the matrix's memory"
+    return p == PivotPath::mpi    ? "MPI from the matrix's memory"
            : p == PivotPath::peer ? "device to device (CUDA IPC, one node)"
                                   : "pinned host staging";
   }
@@ -154,11 +154,11 @@ class DistributedFloydWarshall {
       outbox_[b] = Traits::peer_alloc(bytes);
       ok &= outbox_[b] != nullptr && Traits::peer_handle(outbox_[b], mine[b]);
     }
-    MPI_Allgather(mine.data(), int(2 * sizeof(Handle)), MPI_BYTE, all.data(), int(2 * sizeof(Handle)), MPI_BYTE,
-                  comm_);
+    MPI_Allgather(mine.data(), int(2 * sizeof(Handle)), MPI_BYTE, all.data(), int(2 * sizeof(Handle)), MPI_BYTE, comm_);
     peers_.assign(size_t(size) * 2, nullptr);
     for (int r = 0; r < size && ok; ++r)
-      for (int b = 0; b < 2 && r != rank_; ++b) ok &= (peers_[2 * r + b] = Traits::peer_open(all[2 * r + b])) != nullptr;
+      for (int b = 0; b < 2 && r != rank_; ++b)
+        ok &= (peers_[2 * r + b] = Traits::peer_open(all[2 * r + b])) != nullptr;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm_);
     if (!ok) {
       close_peer_buffers();
@@ -274,8 +274,8 @@ class DistributedFloydWarshall {
   ExecSpace compute_, copy_;
   DeviceRow pivot_[2];
   HostRow staging_;
-  Outboxes outbox_;             ///< peer path: this rank's two send buffers
-  std::vector<void*> peers_;    ///< peer path: every rank's two send buffers, mapped (null: own)
+  Outboxes outbox_;           ///< peer path: this rank's two send buffers
+  std::vector<void*> peers_;  ///< peer path: every rank's two send buffers, mapped (null: own)
   Seconds* seconds_ = nullptr;
   bool time_phases_ = false;
 };
