@@ -48,9 +48,6 @@ namespace apsp {
 /// - `side_instance()`, `Event`, `record(e, exec)`, `wait(exec, e)`: a second work queue and
 ///   the events that order work across the two (the look-ahead of one device); on the host one
 ///   instance, events that do nothing.
-/// - `kPeerBuffers`, `peer_alloc`/`peer_free`, `peer_handle`/`peer_open`/`peer_close`,
-///   `copy_device`: device buffers the other processes of a node can map and copy from (CUDA
-///   IPC), for the MPI layer's pivot rows; the host backends have none.
 /// - `kScratchPad`: int32 added to each row of a staged tile (bank-conflict padding).
 /// - `HostStagingSpace`: where the result lands on the host before it is written
 ///   (the matrix's own memory when the host can read it; pinned memory for a GPU).

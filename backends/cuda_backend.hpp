@@ -5,8 +5,6 @@
 
 #include <cuda_pipeline.h>
 
-#include <array>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -154,42 +152,6 @@ struct BackendTraits<Kokkos::Cuda> {
                                 size_t src_pitch, size_t width, size_t rows) {
     check(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width, rows, cudaMemcpyDeviceToHost, exec.cuda_stream()),
           "device-to-host copy");
-  }
-  /// Device buffers that the other processes of this node can read (CUDA IPC): the MPI
-  /// layer's pivot rows go from GPU to GPU (NVLink where there is one) instead of through
-  /// host memory when MPI itself cannot read device memory. peer_alloc / peer_handle /
-  /// peer_open return nullptr / false where the system refuses (the caller then stages
-  /// through the host).
-  static constexpr bool kPeerBuffers = true;
-  using PeerHandle = std::array<char, sizeof(cudaIpcMemHandle_t)>;
-  static void* peer_alloc(size_t bytes) {
-    void* p = nullptr;
-    if (cudaMalloc(&p, bytes) != cudaSuccess) return (void)cudaGetLastError(), nullptr;
-    return p;
-  }
-  static void peer_free(void* p) {
-    if (p != nullptr) (void)cudaFree(p);
-  }
-  static bool peer_handle(void* p, PeerHandle& handle) {
-    cudaIpcMemHandle_t h;
-    if (cudaIpcGetMemHandle(&h, p) != cudaSuccess) return (void)cudaGetLastError(), false;
-    std::memcpy(handle.data(), &h, sizeof h);
-    return true;
-  }
-  static void* peer_open(const PeerHandle& handle) {
-    cudaIpcMemHandle_t h;
-    std::memcpy(&h, handle.data(), sizeof h);
-    void* p = nullptr;
-    if (cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess)
-      return (void)cudaGetLastError(), nullptr;
-    return p;
-  }
-  static void peer_close(void* p) {
-    if (p != nullptr) (void)cudaIpcCloseMemHandle(p);
-  }
-  /// `bytes` from src to dst, device memory of this or another GPU, on `exec`'s stream.
-  static void copy_device(const Kokkos::Cuda& exec, void* dst, const void* src, size_t bytes) {
-    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, exec.cuda_stream()), "device-to-device copy");
   }
   /// Global memory to shared memory without passing through registers (sm_80 and later:
   /// LDGSTS), so that a team's next slice is in flight while it computes on the current one.

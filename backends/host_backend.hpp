@@ -6,7 +6,6 @@
 // take 32 KiB, small enough to stay in the core's private caches.
 #pragma once
 
-#include <array>
 #include <fstream>
 #include <string>
 
@@ -68,17 +67,6 @@ struct HostBackendTraits {
   static void unpin_host_memory(void*) {}
   template <class Exec>
   static void copy_rows_to_host(const Exec&, void*, size_t, const void*, size_t, size_t, size_t) {}
-  /// Device buffers that the other processes of a node can read (the MPI layer's pivot rows
-  /// between GPUs): none on the host, where MPI reads the matrix's memory itself.
-  static constexpr bool kPeerBuffers = false;
-  using PeerHandle = std::array<char, 64>;
-  static void* peer_alloc(size_t) { return nullptr; }
-  static void peer_free(void*) {}
-  static bool peer_handle(void*, PeerHandle&) { return false; }
-  static void* peer_open(const PeerHandle&) { return nullptr; }
-  static void peer_close(void*) {}
-  template <class Exec>
-  static void copy_device(const Exec&, void*, const void*, size_t) {}
   /// Staging is synchronous on the CPU.
   template <int N>
   KOKKOS_FORCEINLINE_FUNCTION static void copy_async(int32_t* dst, const int32_t* src) {

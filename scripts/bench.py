@@ -55,7 +55,7 @@ def run_once(cmd):
         sys.exit(f"no RESULT line from: {shlex.join(cmd)}\n{p.stdout}\n{p.stderr}")
     fields = dict(kv.split("=", 1) for kv in m.group(1).split())
     stages = dict(re.findall(r"apsp_kokkos: (\w+(?: back)?)\s+([0-9.]+) s", p.stderr))
-    mpi = re.search(r"MPI\s+([0-9.]+) s in MPI calls, ([0-9.]+) s in pivot-row copies", p.stderr)
+    mpi = re.search(r"MPI\s+([0-9.]+) s in broadcasts, ([0-9.]+) s staging", p.stderr)
     if mpi:
         stages["mpi"], stages["staging"] = mpi.groups()
     return fields, stages

@@ -25,7 +25,6 @@ struct RunOptions {
   int64_t verify_rows = -1;        ///< rows checked against Dijkstra: -1 none, 0 the default
   bool phase_times = false;        ///< time each phase (a fence after each; costs a little)
   bool mpi_io = false;             ///< distributed runs: write through MPI-IO even on one node
-  bool host_staging = false;       ///< distributed GPU runs: pivot rows through host memory, not GPU to GPU
   /// Called once the input is read and checked, before the solve (for a banner).
   std::function<void(const RunReport&)> on_start;
   /// Called after round `done` of `rounds`, at most every `progress_interval` seconds and

@@ -124,19 +124,15 @@ RunReport run_distributed(const RunOptions& opt, const Runtime& rt) {
 
   // Memory per rank: its rows, two pivot row blocks, and on a device backend the host buffers.
   constexpr bool on_device = !host_is_device<ExecSpace>();
-  // CUDA is the one device backend. Its ranks on one node copy pivot rows from GPU to GPU
-  // (the path may still fall back to host staging when the buffers cannot be shared).
-  using Path = typename Solver::PivotPath;
-  const Path path = !on_device || cuda_aware()                                     ? Path::mpi
-                    : Traits::kPeerBuffers && rt.nodes() == 1 && !opt.host_staging ? Path::peer
-                                                                                   : Path::host_staging;
-  const int64_t pivot_rows = Solver::device_buffer_bytes(rep.vertices, B, path);
+  const bool direct = !on_device || cuda_aware();  // CUDA is the one device backend
+  rep.message_path = direct ? (on_device ? "device buffers (CUDA-aware MPI)" : "host memory") : "pinned host staging";
+  const int64_t pivot_rows = Solver::buffer_bytes(rep.vertices, B, true);
   const int64_t rows_bytes = matrix_bytes(rep.vertices, B, int64_t(part.count(0)) * B);  // rank 0 holds the most
   if (on_device) {
     rep.device_bytes =
         rows_bytes + pivot_rows + 3 * int64_t(sizeof(int32_t)) * std::min<int64_t>(kEdgeChunk, rep.edges);
     rep.host_bytes = result_chunk_bytes(rep.vertices, B, opt.result_chunk_bytes) +
-                     (path == Path::mpi ? 0 : Solver::host_buffer_bytes(rep.vertices, B, Path::host_staging));
+                     (direct ? 0 : Solver::buffer_bytes(rep.vertices, B, false));
   } else {
     rep.host_bytes = rows_bytes + pivot_rows;
   }
@@ -174,9 +170,8 @@ RunReport run_distributed(const RunOptions& opt, const Runtime& rt) {
   collectively(comm, [&] {
     d.emplace(rep.vertices, B, first_row, rows);
     initialise_from_edges(*d, *graph);
-    solver.emplace(comm, *d, part, path);
+    solver.emplace(comm, *d, part, direct);
   });
-  rep.message_path = Solver::describe(solver->path());
   region.reset();
   rep.seconds.build = max_over_ranks(comm, seconds_since(t0));
   rep.device = devices_of_all_ranks(comm, Traits::device_name());

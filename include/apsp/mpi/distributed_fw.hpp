@@ -9,11 +9,8 @@
 // so that the next pivot row travels while phase 3 of round k runs on the device.
 //
 // Per rank and round, one broadcast of 4 B n bytes (every rank receives it once; the owner
-// sends it), on a second stream, overlapped with phase 3. How the row travels (PivotPath):
-// MPI reads and writes the buffers itself (host backends, CUDA-aware MPI); or, GPUs of one
-// node, each rank copies it from the owner's device buffer (CUDA IPC: over NVLink where there
-// is one), after a barrier that says the owner's copy is ready; or it is staged through
-// pinned host memory and broadcast from there.
+// sends it). When MPI cannot read device memory, the row is staged through pinned host
+// memory on a second stream, also overlapped with phase 3.
 #pragma once
 
 #include <mpi.h>
@@ -43,42 +40,21 @@ class DistributedFloydWarshall {
     double staging = 0;           ///< waiting for pivot-row copies between device and host
   };
 
-  enum class PivotPath {
-    mpi,           ///< MPI reads and writes the matrix's memory (host backends, CUDA-aware MPI)
-    peer,          ///< copied from the owner's device buffer (GPUs of one node, CUDA IPC)
-    host_staging,  ///< through pinned host memory, broadcast by MPI from there
-  };
-  static const char* describe(PivotPath p) {
-    return p == PivotPath::mpi    ? "MPI from the matrix's memory"
-           : p == PivotPath::peer ? "device to device (CUDA IPC, one node)"
-                                  : "pinned host staging";
-  }
-
-  /// `path`: how pivot rows travel; PivotPath::peer falls back to host staging on every rank
-  /// when any rank cannot export or map the buffers (path() tells which was taken).
-  DistributedFloydWarshall(MPI_Comm comm, const Matrix& local, const TileRowPartition& part, PivotPath path)
-      : comm_(comm), local_(local), part_(part), path_(path), compute_(), copy_(second_instance()) {
+  /// `direct`: MPI reads and writes the matrix's memory itself (a host backend, or CUDA-aware
+  /// MPI); otherwise pivot rows travel through pinned host memory.
+  DistributedFloydWarshall(MPI_Comm comm, const Matrix& local, const TileRowPartition& part, bool direct)
+      : comm_(comm), local_(local), part_(part), direct_(direct), compute_(), copy_(second_instance()) {
     MPI_Comm_rank(comm, &rank_);
     const size_t row_block = size_t(local.block) * size_t(local.n);
     for (auto& p : pivot_)
       p = DeviceRow(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::mpi::pivot_row"), row_block);
-    if (path_ == PivotPath::peer && !open_peer_buffers(row_block * sizeof(int32_t))) path_ = PivotPath::host_staging;
-    if (path_ == PivotPath::host_staging)
-      staging_ = HostRow(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::mpi::staging"), row_block);
+    if (!direct_) staging_ = HostRow(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::mpi::staging"), row_block);
   }
-  ~DistributedFloydWarshall() { close_peer_buffers(); }
-  DistributedFloydWarshall(const DistributedFloydWarshall&) = delete;
-  DistributedFloydWarshall& operator=(const DistributedFloydWarshall&) = delete;
 
-  PivotPath path() const { return path_; }
-
-  /// Bytes this class allocates where the matrix lives (two pivot row blocks to receive into,
-  /// and two to send from on the peer path) and in pinned host memory (one row block, staged path).
-  static int64_t device_buffer_bytes(int64_t vertices, int block, PivotPath path) {
-    return (path == PivotPath::peer ? 4 : 2) * row_block_bytes(vertices, block);
-  }
-  static int64_t host_buffer_bytes(int64_t vertices, int block, PivotPath path) {
-    return path == PivotPath::host_staging ? row_block_bytes(vertices, block) : 0;
+  /// Bytes this class allocates: two pivot row blocks where the matrix lives, and one
+  /// in pinned host memory unless MPI reads device memory.
+  static int64_t buffer_bytes(int64_t vertices, int block, bool on_device) {
+    return (on_device ? 2 : 1) * int64_t(block) * padded_size(vertices, block) * int64_t(sizeof(int32_t));
   }
 
   /// Runs every round; `after_round(done, rounds)` is called after each round's work is
@@ -118,11 +94,6 @@ class DistributedFloydWarshall {
       after_round(k + 1, rounds);
     }
     compute_.fence();
-    copy_.fence();
-    if (path_ == PivotPath::peer) {  // every mapping closed before any send buffer is freed
-      close_peer_buffers();
-      MPI_Barrier(comm_);
-    }
   }
 
  private:
@@ -137,51 +108,6 @@ class DistributedFloydWarshall {
 #endif
     return ExecSpace();
   }
-
-  static int64_t row_block_bytes(int64_t vertices, int block) {
-    return int64_t(block) * padded_size(vertices, block) * int64_t(sizeof(int32_t));
-  }
-
-  // Peer path: two send buffers here (round k's row leaves from outbox_[k % 2]), their IPC
-  // handles gathered from every rank, and every other rank's mapped. All ranks agree.
-  bool open_peer_buffers(size_t bytes) {
-    using Handle = typename Traits::PeerHandle;
-    int size = 0;
-    MPI_Comm_size(comm_, &size);
-    int ok = 1;
-    std::vector<Handle> mine(2), all(size_t(size) * 2);
-    for (int b = 0; b < 2; ++b) {
-      outbox_[b] = Traits::peer_alloc(bytes);
-      ok &= outbox_[b] != nullptr && Traits::peer_handle(outbox_[b], mine[b]);
-    }
-    MPI_Allgather(mine.data(), int(2 * sizeof(Handle)), MPI_BYTE, all.data(), int(2 * sizeof(Handle)), MPI_BYTE, comm_);
-    peers_.assign(size_t(size) * 2, nullptr);
-    for (int r = 0; r < size && ok; ++r)
-      for (int b = 0; b < 2 && r != rank_; ++b)
-        ok &= (peers_[2 * r + b] = Traits::peer_open(all[2 * r + b])) != nullptr;
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm_);
-    if (!ok) {
-      close_peer_buffers();
-      MPI_Barrier(comm_);  // nobody maps the buffers any more: they may go
-    }
-    if (!ok)
-      for (auto& b : outbox_) Traits::peer_free(b), b = nullptr;
-    return ok;
-  }
-  void close_peer_buffers() {
-    for (void*& p : peers_) Traits::peer_close(p), p = nullptr;
-  }
-  // Freed last: the other ranks have closed their mappings at the end of solve() (or never
-  // opened them), unless an error ended the run early.
-  struct Outboxes {
-    void* b[2] = {nullptr, nullptr};
-    void*& operator[](int i) { return b[i]; }
-    void** begin() { return b; }
-    void** end() { return b + 2; }
-    ~Outboxes() {
-      for (void* p : b) Traits::peer_free(p);
-    }
-  };
 
   bool owns(int k) const { return part_.owner(k) == rank_; }
   static RowBlock sub(const RowBlock& rb, int first_tile, int tiles) {
@@ -198,43 +124,23 @@ class DistributedFloydWarshall {
     timed(1, [&] { Solver::phase2(rb, k, rb.tile_row(k), true, false, compute_); });
   }
 
-  // The owner of tile row k, once the row is final (fenced): starts its copy on the second
-  // instance to the send buffer (peer path) or to pinned host memory (staged path).
+  // The owner of tile row k, once the row is final (fenced): starts its copy to pinned host
+  // memory on the second instance, unless MPI reads it where it is.
   void stage_out(const RowBlock& rb, int k) {
-    if (path_ == PivotPath::peer)
-      Traits::copy_device(copy_, outbox_[k % 2], rb.tile_row(k), size_t(rb.block) * size_t(rb.n) * sizeof(int32_t));
-    else if (path_ == PivotPath::host_staging)
-      Kokkos::deep_copy(copy_, staging_, row_view(rb, k));
+    if (!direct_) Kokkos::deep_copy(copy_, staging_, row_view(rb, k));
   }
 
   // Round k's pivot row block from its owner to every rank: the owner's copy lies in its rows
-  // (fenced, and on its way to the send or staging buffer); the others receive it into
+  // (fenced, and on its way to the staging buffer when not direct); the others receive it into
   // pivot_[k % 2].
   void share_pivot_row(int k) {
     const int root = part_.owner(k);
     const RowBlock rb = Solver::whole(local_);
     const int64_t count = int64_t(local_.block) * local_.n;
     Kokkos::Timer t;
-    if (path_ == PivotPath::mpi) {
+    if (direct_) {
       broadcast(root == rank_ ? rb.tile_row(k) : pivot_[k % 2].data(), count, root);
       seconds_->mpi += t.seconds();
-      return;
-    }
-    if (path_ == PivotPath::peer) {
-      // Past this barrier the owner's send buffer holds row k, and every rank has its copy of
-      // round k - 1's row (fenced below in the last call), so the owner of round k + 1 may
-      // refill the buffer that round k - 1 used.
-      if (root == rank_) copy_.fence();
-      seconds_->staging += t.seconds();
-      t.reset();
-      MPI_Barrier(comm_);
-      seconds_->mpi += t.seconds();
-      if (root != rank_) {
-        t.reset();
-        Traits::copy_device(copy_, pivot_[k % 2].data(), peers_[2 * root + k % 2], size_t(count) * sizeof(int32_t));
-        copy_.fence();
-        seconds_->staging += t.seconds();
-      }
       return;
     }
     if (root == rank_) copy_.fence();
@@ -269,13 +175,11 @@ class DistributedFloydWarshall {
   MPI_Comm comm_;
   const Matrix& local_;
   TileRowPartition part_;
-  PivotPath path_;
+  bool direct_;
   int rank_ = 0;
   ExecSpace compute_, copy_;
   DeviceRow pivot_[2];
   HostRow staging_;
-  Outboxes outbox_;           ///< peer path: this rank's two send buffers
-  std::vector<void*> peers_;  ///< peer path: every rank's two send buffers, mapped (null: own)
   Seconds* seconds_ = nullptr;
   bool time_phases_ = false;
 };
