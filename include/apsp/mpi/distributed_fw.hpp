@@ -5,8 +5,9 @@
 // Round k: the owner of tile row k has already run phase 1 and the pivot row's phase 2, and
 // the pivot row block (B x n int32) has been broadcast. Every rank then runs phase 2 on the
 // pivot column's tiles of its rows and phase 3 on its other tiles. Look-ahead: the owner of
-// tile row k + 1 first finishes that row for round k and opens round k + 1 (phase 1, pivot row),
-// so that the next pivot row travels while phase 3 of round k runs on the device.
+// tile row k + 1 finishes that row for round k and opens round k + 1 (phase 1, pivot row) on a
+// second, high-priority queue beside the rest of its phase 3, so that the next pivot row
+// travels while phase 3 of round k runs on the device.
 //
 // Per rank and round, one broadcast of 4 B n bytes (every rank receives it once; the owner
 // sends it). When MPI cannot read device memory, the row is staged through pinned host
@@ -43,7 +44,13 @@ class DistributedFloydWarshall {
   /// `direct`: MPI reads and writes the matrix's memory itself (a host backend, or CUDA-aware
   /// MPI); otherwise pivot rows travel through pinned host memory.
   DistributedFloydWarshall(MPI_Comm comm, const Matrix& local, const TileRowPartition& part, bool direct)
-      : comm_(comm), local_(local), part_(part), direct_(direct), compute_(), copy_(second_instance()) {
+      : comm_(comm),
+        local_(local),
+        part_(part),
+        direct_(direct),
+        compute_(),
+        side_(Traits::side_instance()),
+        copy_(second_instance()) {
     MPI_Comm_rank(comm, &rank_);
     const size_t row_block = size_t(local.block) * size_t(local.n);
     for (auto& p : pivot_)
@@ -66,7 +73,7 @@ class DistributedFloydWarshall {
     const RowBlock rb = Solver::whole(local_);
     const int rounds = local_.blocks();
     if (owns(0)) {
-      open_round(rb, 0);
+      open_round(rb, 0, compute_);
       compute_.fence();
       stage_out(rb, 0);
     }
@@ -77,16 +84,25 @@ class DistributedFloydWarshall {
       const int32_t* pivot = owns(k) ? rb.tile_row(k) : pivot_[k % 2].data();
       timed(1, [&] { Solver::phase2(rb, k, pivot, false, true, compute_); });
       const bool next = k + 1 < rounds;
-      if (next && owns(k + 1)) {
-        const int j = k + 1;  // finish tile row j for round k, then open round j
-        timed(2, [&] { Solver::phase3(sub(rb, j, 1), k, pivot, compute_); });
-        open_round(rb, j);
-        compute_.fence();  // row j is final for round j: it may leave while phase 3 runs
+      if (next && owns(k + 1) && !time_phases_) {
+        // Finish tile row j for round k and open round j on the high-priority side queue,
+        // beside the rest of phase 3 (other tile rows) on the main one: the other ranks wait
+        // for row j, and alone these few tiles would leave most of this GPU idle.
+        const int j = k + 1;
+        Traits::record(column_done_, compute_);  // phase 2 wrote tile (j, k)
+        Traits::wait(side_, column_done_);
+        Solver::phase3(sub(rb, j, 1), k, pivot, side_);
+        open_round(rb, j, side_);
+        phase3_except(rb, j, k, pivot);
+        side_.fence();  // row j is final for round j: it may leave while phase 3 runs
         stage_out(rb, j);
-        timed(2, [&] {
-          Solver::phase3(sub(rb, rb.first_tile, j - rb.first_tile), k, pivot, compute_);
-          Solver::phase3(sub(rb, j + 1, rb.first_tile + rb.row_tiles - j - 1), k, pivot, compute_);
-        });
+      } else if (next && owns(k + 1)) {  // the same, in order, with a fence after each phase
+        const int j = k + 1;
+        timed(2, [&] { Solver::phase3(sub(rb, j, 1), k, pivot, compute_); });
+        open_round(rb, j, compute_);
+        compute_.fence();
+        stage_out(rb, j);
+        timed(2, [&] { phase3_except(rb, j, k, pivot); });
       } else {
         timed(2, [&] { Solver::phase3(rb, k, pivot, compute_); });
       }
@@ -119,9 +135,15 @@ class DistributedFloydWarshall {
   }
 
   // Phase 1 and the pivot row's phase 2 of round k, on the owner of tile row k.
-  void open_round(const RowBlock& rb, int k) {
-    timed(0, [&] { Solver::phase1(rb, k, compute_); });
-    timed(1, [&] { Solver::phase2(rb, k, rb.tile_row(k), true, false, compute_); });
+  void open_round(const RowBlock& rb, int k, const ExecSpace& exec) {
+    timed(0, [&] { Solver::phase1(rb, k, exec); });
+    timed(1, [&] { Solver::phase2(rb, k, rb.tile_row(k), true, false, exec); });
+  }
+
+  // Round k's phase 3 on the rows held except tile row j, on the main queue.
+  void phase3_except(const RowBlock& rb, int j, int k, const int32_t* pivot) {
+    Solver::phase3(sub(rb, rb.first_tile, j - rb.first_tile), k, pivot, compute_);
+    Solver::phase3(sub(rb, j + 1, rb.first_tile + rb.row_tiles - j - 1), k, pivot, compute_);
   }
 
   // The owner of tile row k, once the row is final (fenced): starts its copy to pinned host
@@ -177,7 +199,8 @@ class DistributedFloydWarshall {
   TileRowPartition part_;
   bool direct_;
   int rank_ = 0;
-  ExecSpace compute_, copy_;
+  ExecSpace compute_, side_, copy_;  ///< main queue, high-priority look-ahead queue, pivot-row copies
+  typename Traits::Event column_done_;
   DeviceRow pivot_[2];
   HostRow staging_;
   Seconds* seconds_ = nullptr;
