@@ -48,7 +48,7 @@ struct BackendTraits<Kokkos::Cuda> {
   using HostStagingSpace = Kokkos::CudaHostPinnedSpace;
   /// Pivots staged per slice: 16 (or B when smaller). Two slices of A's columns and Bk's rows
   /// take 2 x (128 x 20 + 16 x 132) int32 = 37 KiB at B = 128.
-  KOKKOS_INLINE_FUNCTION static int slice_depth(int block) { return block < kMaxSlice ? block : kMaxSlice; }
+  KOKKOS_INLINE_FUNCTION static constexpr int slice_depth(int block) { return block < kMaxSlice ? block : kMaxSlice; }
   // One thread per thread tile; Kokkos puts team threads on threadIdx.y, so with one vector
   // lane consecutive threads of a warp are consecutive team ranks.
   static int vector_length(int /*block*/) { return 1; }
@@ -196,7 +196,8 @@ struct BackendTraits<Kokkos::Cuda> {
 #else
     return Impl::portable_min_plus(c, a, b);
 #endif
-  }  /// c[j] = min(c[j], a + b[j]) for j < N: one VIADDMNMX each on sm_90.
+  }
+  /// c[j] = min(c[j], a + b[j]) for j < N: one VIADDMNMX each on sm_90.
   template <int N>
   KOKKOS_FORCEINLINE_FUNCTION static void min_plus_run(int32_t* c, int32_t a, const int32_t* b) {
     APSP_UNROLL

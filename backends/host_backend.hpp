@@ -28,7 +28,7 @@ struct HostBackendTraits {
   static constexpr int kScratchPad = 0;
   static constexpr int kMaxTeamThreads = 1;
   using LaunchBounds = Kokkos::LaunchBounds<>;
-  KOKKOS_INLINE_FUNCTION static int slice_depth(int block) { return block; }
+  KOKKOS_INLINE_FUNCTION static constexpr int slice_depth(int block) { return block; }
   static int vector_length(int /*block*/) { return 1; }
   /// The CPU model, from /proc/cpuinfo where there is one.
   static std::string device_name() {

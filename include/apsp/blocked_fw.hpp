@@ -376,11 +376,9 @@ struct TileOps {
   static constexpr bool kFixedPitches = Traits::kMaxBlock > 0;
   /// Whether the backend has a tuned product kernel (min_plus_product<true>), and its slice.
   static constexpr bool kHasTuned = Traits::kRegisterTiles && kFixedPitches;
-  static constexpr int kTunedSlice = Traits::kMaxBlock < Traits::kMaxSlice ? Traits::kMaxBlock : Traits::kMaxSlice;
+  static constexpr int kTunedSlice = Traits::slice_depth(Traits::kMaxBlock);
   /// Whether a product of this round takes the tuned kernel.
-  static bool tuned(int B, int pivots) {
-    return kHasTuned && B == Traits::kMaxBlock && Traits::slice_depth(B) == kTunedSlice && pivots == B;
-  }
+  static bool tuned(int B, int pivots) { return kHasTuned && B == Traits::kMaxBlock && pivots == B; }
   /// The pitch of rows of `extent` int32 that the backend caps at `Cap`.
   template <int Cap>
   using PitchFor = std::conditional_t<kFixedPitches, Fixed<Cap + Traits::kScratchPad>, int>;

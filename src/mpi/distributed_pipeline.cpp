@@ -196,7 +196,9 @@ RunReport run_distributed(const RunOptions& opt, const Runtime& rt) {
       opt.on_progress(done, rounds, reported);
     });
     MPI_Barrier(comm);
-    rep.seconds.solve = seconds_since(t0);
+    // The slowest rank's, like every other figure: ranks leave the first barrier at slightly
+    // different times, and one rank's time blocked in MPI may exceed another's solve.
+    rep.seconds.solve = max_over_ranks(comm, seconds_since(t0));
     rep.phases_timed = opt.phase_times;
     for (int i = 0; i < 3; ++i) rep.phase_seconds[i] = max_over_ranks(comm, s.phase[i]);
     rep.seconds.mpi = max_over_ranks(comm, s.mpi);

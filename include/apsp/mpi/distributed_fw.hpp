@@ -84,25 +84,20 @@ class DistributedFloydWarshall {
       const int32_t* pivot = owns(k) ? rb.tile_row(k) : pivot_[k % 2].data();
       timed(1, [&] { Solver::phase2(rb, k, pivot, false, true, compute_); });
       const bool next = k + 1 < rounds;
-      if (next && owns(k + 1) && !time_phases_) {
+      if (next && owns(k + 1)) {
         // Finish tile row j for round k and open round j on the high-priority side queue,
         // beside the rest of phase 3 (other tile rows) on the main one: the other ranks wait
-        // for row j, and alone these few tiles would leave most of this GPU idle.
+        // for row j, and alone these few tiles would leave most of this GPU idle. Timed, all
+        // on the main queue, a phase at a time (the row then leaves after phase 3).
         const int j = k + 1;
+        const ExecSpace& ahead = time_phases_ ? compute_ : side_;
         Traits::record(column_done_, compute_);  // phase 2 wrote tile (j, k)
-        Traits::wait(side_, column_done_);
-        Solver::phase3(sub(rb, j, 1), k, pivot, side_);
-        open_round(rb, j, side_);
-        phase3_except(rb, j, k, pivot);
-        side_.fence();  // row j is final for round j: it may leave while phase 3 runs
-        stage_out(rb, j);
-      } else if (next && owns(k + 1)) {  // the same, in order, with a fence after each phase
-        const int j = k + 1;
-        timed(2, [&] { Solver::phase3(sub(rb, j, 1), k, pivot, compute_); });
-        open_round(rb, j, compute_);
-        compute_.fence();
-        stage_out(rb, j);
+        Traits::wait(ahead, column_done_);
+        timed(2, [&] { Solver::phase3(sub(rb, j, 1), k, pivot, ahead); });
+        open_round(rb, j, ahead);
         timed(2, [&] { phase3_except(rb, j, k, pivot); });
+        ahead.fence();  // row j is final for round j: it may leave while phase 3 runs
+        stage_out(rb, j);
       } else {
         timed(2, [&] { Solver::phase3(rb, k, pivot, compute_); });
       }
