@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The one place where a backend may differ: tile shape, team shape and the min-plus
-// primitive. The algorithm (include/apsp/blocked_fw.hpp) is written once against
-// this interface.
+// A backend's kernel tuning: tile shape, team shape and the min-plus primitive. The
+// algorithm (include/apsp/solver/) is written once against this interface; the backend's
+// runtime services (devices, pinned memory, queues) are in backend_runtime.hpp, and the list
+// of enabled backends in enabled_backends.hpp.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -29,7 +30,7 @@ namespace apsp {
 ///   with limits the staged slices have fixed pitches.
 /// - `kTileRows` x `kTileCols`: the block of results one thread keeps in registers while
 ///   pivots stream through (the "thread tile"), made of runs of `kRowRun` consecutive rows
-///   and `kColRun` consecutive columns (see ThreadTile in include/apsp/blocked_fw.hpp).
+///   and `kColRun` consecutive columns (see include/apsp/solver/thread_tile.hpp).
 /// - `kRegisterTiles`: true when a team has one thread per thread tile and each thread keeps
 ///   its tile in registers across every pivot of a round (GPU); false when one thread walks all
 ///   the thread tiles of a tile (CPU).
@@ -45,13 +46,7 @@ namespace apsp {
 ///   multiple of 4) with wide accesses; `copy_async<N>` + `async_commit` + `async_wait<K>`:
 ///   stage into team scratch asynchronously (a plain copy on the CPU); `recompute_later(v)`:
 ///   v, with what derives from it computed where used (register pressure on a GPU).
-/// - `side_instance()`, `Event`, `record(e, exec)`, `wait(exec, e)`: a second work queue and
-///   the events that order work across the two (the look-ahead of one device); on the host one
-///   instance, events that do nothing.
 /// - `kScratchPad`: int32 added to each row of a staged tile (bank-conflict padding).
-/// - `HostStagingSpace`: where the result lands on the host before it is written
-///   (the matrix's own memory when the host can read it; pinned memory for a GPU).
-/// - `visible_devices()`: accelerators a process may choose among (0 for the host).
 /// - `min_plus(c, a, b)`: min(c, a + b), the relaxation; a backend may use a fused
 ///   instruction for it. `min_plus_run<N>(c, a, b)`: c[j] = min_plus(c[j], a, b[j]) for
 ///   j < N, a thread-tile row against one pivot (a CPU backend writes it with vectors).

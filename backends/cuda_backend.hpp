@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// CUDA backend. On sm_90 (Hopper) the relaxation is one fused add-min instruction
+// CUDA backend, kernel tuning. On sm_90 (Hopper) the relaxation is one fused add-min instruction
 // (__viaddmin_s32 -> SASS VIADDMNMX); elsewhere the portable min.
 #pragma once
 
 #include <cuda_pipeline.h>
-
-#include <stdexcept>
-#include <string>
 
 namespace apsp {
 
@@ -45,7 +42,6 @@ struct BackendTraits<Kokkos::Cuda> {
   static constexpr int kMaxTeamThreads = (128 / kTileRows) * (128 / kTileCols);
   static constexpr int kMinTeams = kMaxTeamThreads >= 512 ? 1 : 512 / kMaxTeamThreads;
   using LaunchBounds = Kokkos::LaunchBounds<kMaxTeamThreads, kMinTeams>;
-  using HostStagingSpace = Kokkos::CudaHostPinnedSpace;
   /// Pivots staged per slice: 16 (or B when smaller). Two slices of A's columns and Bk's rows
   /// take 2 x (128 x 20 + 16 x 132) int32 = 37 KiB at B = 128.
   KOKKOS_INLINE_FUNCTION static constexpr int slice_depth(int block) { return block < kMaxSlice ? block : kMaxSlice; }
@@ -53,22 +49,6 @@ struct BackendTraits<Kokkos::Cuda> {
   // lane consecutive threads of a warp are consecutive team ranks.
   static int vector_length(int /*block*/) { return 1; }
   static int team_size(int block) { return (block / kTileRows) * (block / kTileCols); }
-  static std::string device_name() {
-    int id = 0;
-    cudaDeviceProp prop{};
-    if (cudaGetDevice(&id) != cudaSuccess || cudaGetDeviceProperties(&prop, id) != cudaSuccess) return "CUDA device";
-    return std::string(prop.name) + " (device " + std::to_string(id) + ")";
-  }
-  /// GPUs this process can see (callable before Kokkos is initialised: ranks pick theirs).
-  static int visible_devices() {
-    int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
-  }
-  static int64_t device_memory_available() {
-    size_t free_bytes = 0, total_bytes = 0;
-    if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return INT64_MAX;
-    return static_cast<int64_t>(free_bytes);
-  }
   /// dst[0, N) = src[0, N) with the widest aligned accesses (LDS.128 / LDG.E.128 for runs of
   /// 4k int32, LDS.64 for 2): the compiler does not always prove the alignment by itself.
   template <int N>
@@ -101,57 +81,6 @@ struct BackendTraits<Kokkos::Cuda> {
 #else
     for (int j = 0; j < N; ++j) dst[j] = src[j];
 #endif
-  }
-  /// A second work queue: a stream of the highest priority, so that the block scheduler serves
-  /// its small kernels (the next round's phases 1 and 2) ahead of the pending teams of the big
-  /// one beside them. Kokkos before 4.2 cannot own a stream: one queue there.
-  static Kokkos::Cuda side_instance() {
-#if KOKKOS_VERSION >= 40200
-    int least = 0, greatest = 0;
-    cudaStream_t stream = nullptr;
-    check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "stream priorities");
-    check(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest), "stream creation");
-    return Kokkos::Cuda(stream, Kokkos::Impl::ManageStream::yes);
-#else
-    return Kokkos::Cuda();
-#endif
-  }
-  /// Orders work across the two queues: wait(q, e) holds q's later work until the work
-  /// enqueued before the last record(e, ...) is done.
-  class Event {
-   public:
-    Event() { check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "event creation"); }
-    ~Event() { (void)cudaEventDestroy(event_); }
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-    cudaEvent_t get() const { return event_; }
-
-   private:
-    cudaEvent_t event_ = nullptr;
-  };
-  static void record(Event& e, const Kokkos::Cuda& exec) {
-    check(cudaEventRecord(e.get(), exec.cuda_stream()), "event record");
-  }
-  static void wait(const Kokkos::Cuda& exec, const Event& e) {
-    check(cudaStreamWaitEvent(exec.cuda_stream(), e.get(), 0), "stream wait");
-  }
-  static void check(cudaError_t rc, const char* what) {
-    if (rc != cudaSuccess) throw std::runtime_error(std::string("CUDA ") + what + " failed: " + cudaGetErrorString(rc));
-  }
-  /// Page-locks host memory that the device may then write by DMA (false when the system
-  /// refuses, e.g. for memory it cannot pin).
-  static bool pin_host_memory(void* p, size_t bytes) {
-    if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess) return true;
-    (void)cudaGetLastError();  // clear the error: the caller falls back to staged copies
-    return false;
-  }
-  static void unpin_host_memory(void* p) { (void)cudaHostUnregister(p); }
-  /// rows x width bytes from device memory (row pitch src_pitch) to pinned host memory (row
-  /// pitch dst_pitch), on `exec`'s stream: drops the padding columns on the way.
-  static void copy_rows_to_host(const Kokkos::Cuda& exec, void* dst, size_t dst_pitch, const void* src,
-                                size_t src_pitch, size_t width, size_t rows) {
-    check(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width, rows, cudaMemcpyDeviceToHost, exec.cuda_stream()),
-          "device-to-host copy");
   }
   /// Global memory to shared memory without passing through registers (sm_80 and later:
   /// LDGSTS), so that a team's next slice is in flight while it computes on the current one.

@@ -1,19 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// CPU backends (Serial, OpenMP): one thread per team walks every thread tile of its tile.
+// CPU backends (Serial, OpenMP), kernel tuning: one thread per team walks every thread tile of its tile.
 // A 4 x 16 int32 thread tile is 8 AVX2 registers of accumulators (4 rows x 2 ymm), which
 // leaves room for the operand vectors and broadcasts in the 16 ymm registers; the compiler
 // vectorises the column loop (vpaddd + vpminsd). With B = 64 the two staged operand tiles
 // take 32 KiB, small enough to stay in the core's private caches.
 #pragma once
 
-#include <fstream>
-#include <string>
-
 namespace apsp {
 
 template <class ExecSpace>
 struct HostBackendTraits {
-  using HostStagingSpace = typename ExecSpace::memory_space;
   static constexpr int kTileRows = 4;
   static constexpr int kTileCols = 16;
   static constexpr int kRowRun = kTileRows;  // one contiguous block
@@ -30,18 +26,7 @@ struct HostBackendTraits {
   using LaunchBounds = Kokkos::LaunchBounds<>;
   KOKKOS_INLINE_FUNCTION static constexpr int slice_depth(int block) { return block; }
   static int vector_length(int /*block*/) { return 1; }
-  /// The CPU model, from /proc/cpuinfo where there is one.
-  static std::string device_name() {
-    std::ifstream cpuinfo("/proc/cpuinfo");
-    for (std::string line; std::getline(cpuinfo, line);)
-      if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-    return "CPU";
-  }
   static int team_size(int /*block*/) { return 1; }
-  /// No devices to choose among.
-  static int visible_devices() { return 0; }
-  /// The host is the device: the pipeline checks host memory instead.
-  static int64_t device_memory_available() { return INT64_MAX; }
   /// dst[0, N) = src[0, N) for 16-byte aligned runs: a plain loop, which GCC vectorises once
   /// it knows the alignment (without it, its SLP vectoriser shuffles with vpermd).
   template <int N>
@@ -56,17 +41,6 @@ struct HostBackendTraits {
     APSP_UNROLL
     for (int j = 0; j < N; ++j) d[j] = src[j];
   }
-  /// The second work queue and its events (see the CUDA backend): on the host one instance
-  /// runs everything in the order it was enqueued, so the events have nothing to order.
-  static ExecSpace side_instance() { return ExecSpace(); }
-  struct Event {};
-  static void record(Event&, const ExecSpace&) {}
-  static void wait(const ExecSpace&, const Event&) {}
-  /// The host writes the result from its own memory: nothing to pin, no device copies.
-  static bool pin_host_memory(void*, size_t) { return false; }
-  static void unpin_host_memory(void*) {}
-  template <class Exec>
-  static void copy_rows_to_host(const Exec&, void*, size_t, const void*, size_t, size_t, size_t) {}
   /// Staging is synchronous on the CPU.
   template <int N>
   KOKKOS_FORCEINLINE_FUNCTION static void copy_async(int32_t* dst, const int32_t* src) {

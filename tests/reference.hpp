@@ -12,9 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "apsp/blocked_fw.hpp"
-#include "apsp/distance_matrix.hpp"
-#include "apsp/graph_file.hpp"
+#include "apsp/io/graph_file.hpp"
+#include "apsp/solver/blocked_fw.hpp"
+#include "apsp/solver/build_from_edges.hpp"
+#include "apsp/solver/distance_matrix.hpp"
 
 namespace apsp::test {
 

@@ -6,9 +6,10 @@
 #include <fstream>
 #include <iterator>
 
-#include "apsp/matrix_writer.hpp"
-#include "apsp/pipeline.hpp"
+#include "apsp/io/output_file.hpp"
+#include "apsp/pipeline/pipeline.hpp"
 #include "backends_under_test.hpp"
+#include "enabled_backends.hpp"
 #include "reference.hpp"
 
 namespace apsp::test {
@@ -114,9 +115,9 @@ TEST(OutputFileTest, WritesRowsOfAPaddedMatrixWithSeveralThreads) {
   for (int threads : {1, 3, 8}) {
     const std::string path = dir.file("out" + std::to_string(threads));
     {
-      OutputFile out(path);
-      out.reserve(rows * cols * 4);
-      out.write_rows(m.data(), 0, rows, cols, ld, threads);
+      OutputFile out(path, cols, threads);
+      out.reserve_rows(0, rows);
+      out.write_rows(m.data(), 0, rows, ld);
       out.commit();
     }
     const auto bytes = read_bytes(path);
@@ -126,18 +127,18 @@ TEST(OutputFileTest, WritesRowsOfAPaddedMatrixWithSeveralThreads) {
       for (int64_t c = 0; c < cols; ++c) ASSERT_EQ(got[r * cols + c], m[size_t(r * ld + c)]);
   }
   // Rows can come in several calls, at any offset and in any order, padded or not.
-  // Both write paths: copies into the reserved, mapped file, and pwrite without reserve().
+  // Both write paths: copies into the reserved, mapped file, and pwrite without reserve_rows().
   for (const bool reserved : {true, false})
     for (const int64_t pitch : {cols, ld}) {
       const std::string path = dir.file("parts" + std::to_string(pitch) + (reserved ? "r" : "p"));
       std::vector<int32_t> src(size_t(rows * pitch));
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t c = 0; c < cols; ++c) src[size_t(r * pitch + c)] = m[size_t(r * ld + c)];
-      OutputFile out(path);
-      if (reserved) out.reserve(rows * cols * 4);
-      out.write_rows(src.data() + 20 * pitch, 20, rows - 20, cols, pitch, 2);
-      out.write_rows(src.data() + 5 * pitch, 5, 15, cols, pitch, 3);
-      out.write_rows(src.data(), 0, 5, cols, pitch, 1);
+      OutputFile out(path, cols, 3);
+      if (reserved) out.reserve_rows(0, rows);
+      out.write_rows(src.data() + 20 * pitch, 20, rows - 20, pitch);
+      out.write_rows(src.data() + 5 * pitch, 5, 15, pitch);
+      out.write_rows(src.data(), 0, 5, pitch);
       out.commit();
       const auto bytes = read_bytes(path);
       ASSERT_EQ(bytes.size(), size_t(rows * cols * 4));
@@ -153,12 +154,12 @@ TEST(OutputFileTest, AnUncommittedFileLeavesNothingAndKeepsTheOldOutput) {
   write_raw(path, {42});
   std::string temp;
   {
-    OutputFile out(path);
+    OutputFile out(path, 2, 1);
     temp = out.temp_path();
     EXPECT_TRUE(exists(temp));
     const int32_t x[2] = {1, 2};
-    out.reserve(8);
-    out.write_rows(x, 0, 1, 2, 2, 1);
+    out.reserve_rows(0, 1);
+    out.write_rows(x, 0, 1, 2);
   }  // no commit: as when a run fails half way
   EXPECT_FALSE(exists(temp));
   const auto bytes = read_bytes(path);
@@ -206,7 +207,7 @@ TEST(PipelineTest, WholeRunMatchesDijkstraOnEveryBackend) {
   const Graph g = random_graph(150, 0.03, 0, 1000, 77);
   write_graph(dir.file("g"), g);
   const auto expected = dijkstra_apsp(g);
-  for (const auto& backend : enabled_backends()) {
+  for (const auto& backend : enabled_backend_names()) {
     RunOptions opt;
     opt.input = dir.file("g");
     opt.output = dir.file("out_" + backend);

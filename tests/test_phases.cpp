@@ -119,7 +119,7 @@ TYPED_TEST(Phases, RowBlocksWithACopiedPivotRowMatchFloydWarshall) {
   using Solver = typename TestFixture::Solver;
   const int B = this->B;
   const int64_t n = this->n;
-  std::vector<typename Solver::RowBlock> blocks;
+  std::vector<RowBlock> blocks;
   for (const auto& [first, count] : std::vector<std::pair<int, int>>{{0, 1}, {1, 2}, {3, 1}})
     blocks.push_back({this->d.data.data() + int64_t(first) * B * n, first, count, n, B, this->d.vertices});
   Kokkos::View<int32_t*, typename TypeParam::memory_space> pivot_row("pivot_row", size_t(B * n));

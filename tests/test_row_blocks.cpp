@@ -3,7 +3,7 @@
 // processes, and a matrix built as blocks of rows (what each rank builds) against the whole.
 #include <gtest/gtest.h>
 
-#include "apsp/tile_row_partition.hpp"
+#include "apsp/solver/tile_row_partition.hpp"
 #include "backends_under_test.hpp"
 #include "reference.hpp"
 

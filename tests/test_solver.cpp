@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 
-#include "apsp/verify.hpp"
+#include "apsp/check/verify.hpp"
 #include "backends_under_test.hpp"
 #include "reference.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "apsp/graph_file.hpp"
+#include "apsp/io/graph_file.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>

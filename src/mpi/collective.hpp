@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "apsp/graph_file.hpp"
+#include "apsp/core/errors.hpp"
 #include "apsp/mpi/runtime.hpp"
 
 namespace apsp::mpi {

@@ -20,13 +20,14 @@ std::string mpi_error_text(int code) {
 }
 }  // namespace
 
-SharedOutputFile::SharedOutputFile(MPI_Comm comm, const std::string& path, int64_t bytes, bool one_node, int threads)
-    : comm_(comm), path_(path), threads_(std::max(1, threads)) {
+SharedOutputFile::SharedOutputFile(MPI_Comm comm, const std::string& path, int64_t cols, bool one_node, int threads)
+    : comm_(comm), path_(path), cols_(cols), threads_(std::max(1, threads)) {
+  const int64_t bytes = cols * cols * int64_t(sizeof(int32_t));
   MPI_Comm_rank(comm, &rank_);
   std::string temp_path;
   collectively(comm, [&] {
     if (rank_ == 0) {
-      temp_ = std::make_unique<OutputFile>(path);
+      temp_ = std::make_unique<OutputFile>(path, cols, 1);
       temp_path = temp_->temp_path();
     }
   });
@@ -51,13 +52,14 @@ SharedOutputFile::~SharedOutputFile() {
   if (file_ != MPI_FILE_NULL) MPI_File_close(&file_);
 }
 
-void SharedOutputFile::reserve_rows(int64_t first_row, int64_t rows, int64_t cols) {
+void SharedOutputFile::reserve_rows(int64_t first_row, int64_t rows) {
   if (fd_ < 0) return;
-  const int64_t row_bytes = cols * int64_t(sizeof(int32_t));
+  const int64_t row_bytes = cols_ * int64_t(sizeof(int32_t));
   map_ = MappedFileRange(fd_, first_row * row_bytes, (first_row + rows) * row_bytes, path_);
 }
 
-void SharedOutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld) {
+void SharedOutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) {
+  const int64_t cols = cols_;
   const int64_t row_bytes = cols * int64_t(sizeof(int32_t));
   if (map_.covers(first_row * row_bytes, (first_row + rows) * row_bytes))
     return map_.copy_rows(data, first_row, rows, cols, ld, threads_);

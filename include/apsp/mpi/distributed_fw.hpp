@@ -21,9 +21,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "apsp/blocked_fw.hpp"
-#include "apsp/distance_matrix.hpp"
-#include "apsp/tile_row_partition.hpp"
+#include "apsp/solver/blocked_fw.hpp"
+#include "apsp/solver/distance_matrix.hpp"
+#include "apsp/solver/tile_row_partition.hpp"
 
 namespace apsp::mpi {
 
@@ -32,8 +32,7 @@ class DistributedFloydWarshall {
  public:
   using Solver = BlockedFloydWarshall<ExecSpace>;
   using Matrix = DistanceMatrix<ExecSpace>;
-  using RowBlock = typename Solver::RowBlock;
-  using Traits = BackendTraits<ExecSpace>;
+  using Runtime = BackendRuntime<ExecSpace>;
 
   struct Seconds {
     double phase[3] = {0, 0, 0};  ///< when timed: summed over rounds, a fence after each phase
@@ -49,7 +48,7 @@ class DistributedFloydWarshall {
         part_(part),
         direct_(direct),
         compute_(),
-        side_(Traits::side_instance()),
+        side_(Runtime::side_instance()),
         copy_(second_instance()) {
     MPI_Comm_rank(comm, &rank_);
     const size_t row_block = size_t(local.block) * size_t(local.n);
@@ -70,7 +69,7 @@ class DistributedFloydWarshall {
   void solve(Seconds& s, bool time_phases, AfterRound&& after_round) {
     seconds_ = &s;
     time_phases_ = time_phases;
-    const RowBlock rb = Solver::whole(local_);
+    const RowBlock rb = RowBlock::of(local_);
     const int rounds = local_.blocks();
     if (owns(0)) {
       open_round(rb, 0, compute_);
@@ -91,9 +90,9 @@ class DistributedFloydWarshall {
         // on the main queue, a phase at a time (the row then leaves after phase 3).
         const int j = k + 1;
         const ExecSpace& ahead = time_phases_ ? compute_ : side_;
-        Traits::record(column_done_, compute_);  // phase 2 wrote tile (j, k)
-        Traits::wait(ahead, column_done_);
-        timed(2, [&] { Solver::phase3(sub(rb, j, 1), k, pivot, ahead); });
+        Runtime::record(column_done_, compute_);  // phase 2 wrote tile (j, k)
+        Runtime::wait(ahead, column_done_);
+        timed(2, [&] { Solver::phase3(rb.sub(j, 1), k, pivot, ahead); });
         open_round(rb, j, ahead);
         timed(2, [&] { phase3_except(rb, j, k, pivot); });
         ahead.fence();  // row j is final for round j: it may leave while phase 3 runs
@@ -109,21 +108,16 @@ class DistributedFloydWarshall {
 
  private:
   using DeviceRow = Kokkos::View<int32_t*, typename ExecSpace::memory_space>;
-  using HostRow = Kokkos::View<int32_t*, typename Traits::HostStagingSpace>;
+  using HostRow = Kokkos::View<int32_t*, typename Runtime::HostStagingSpace>;
 
   static ExecSpace second_instance() {
 #if KOKKOS_VERSION >= 40000
-    constexpr bool on_host =
-        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-    if constexpr (!on_host) return Kokkos::Experimental::partition_space(ExecSpace(), 1)[0];
+    if constexpr (!host_is_device<ExecSpace>()) return Kokkos::Experimental::partition_space(ExecSpace(), 1)[0];
 #endif
     return ExecSpace();
   }
 
   bool owns(int k) const { return part_.owner(k) == rank_; }
-  static RowBlock sub(const RowBlock& rb, int first_tile, int tiles) {
-    return RowBlock{rb.tile_row(first_tile), first_tile, tiles, rb.n, rb.block, rb.vertices};
-  }
   using RowView = Kokkos::View<int32_t*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>;
   static RowView row_view(const RowBlock& rb, int k) {
     return RowView(rb.tile_row(k), size_t(rb.block) * size_t(rb.n));
@@ -137,8 +131,8 @@ class DistributedFloydWarshall {
 
   // Round k's phase 3 on the rows held except tile row j, on the main queue.
   void phase3_except(const RowBlock& rb, int j, int k, const int32_t* pivot) {
-    Solver::phase3(sub(rb, rb.first_tile, j - rb.first_tile), k, pivot, compute_);
-    Solver::phase3(sub(rb, j + 1, rb.first_tile + rb.row_tiles - j - 1), k, pivot, compute_);
+    Solver::phase3(rb.sub(rb.first_tile, j - rb.first_tile), k, pivot, compute_);
+    Solver::phase3(rb.sub(j + 1, rb.first_tile + rb.row_tiles - j - 1), k, pivot, compute_);
   }
 
   // The owner of tile row k, once the row is final (fenced): starts its copy to pinned host
@@ -152,7 +146,7 @@ class DistributedFloydWarshall {
   // pivot_[k % 2].
   void share_pivot_row(int k) {
     const int root = part_.owner(k);
-    const RowBlock rb = Solver::whole(local_);
+    const RowBlock rb = RowBlock::of(local_);
     const int64_t count = int64_t(local_.block) * local_.n;
     Kokkos::Timer t;
     if (direct_) {
@@ -195,7 +189,7 @@ class DistributedFloydWarshall {
   bool direct_;
   int rank_ = 0;
   ExecSpace compute_, side_, copy_;  ///< main queue, high-priority look-ahead queue, pivot-row copies
-  typename Traits::Event column_done_;
+  typename Runtime::Event column_done_;
   DeviceRow pivot_[2];
   HostRow staging_;
   Seconds* seconds_ = nullptr;

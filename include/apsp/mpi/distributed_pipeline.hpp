@@ -6,7 +6,7 @@
 #pragma once
 
 #include "apsp/mpi/runtime.hpp"
-#include "apsp/pipeline.hpp"
+#include "apsp/pipeline/pipeline.hpp"
 
 namespace apsp::mpi {
 

@@ -13,37 +13,40 @@
 #include <memory>
 #include <string>
 
-#include "apsp/matrix_writer.hpp"
+#include "apsp/io/mapped_file_range.hpp"
+#include "apsp/io/output_file.hpp"
 
 namespace apsp::mpi {
 
-class SharedOutputFile {
+class SharedOutputFile final : public ResultFile {
  public:
   /// Collective. Rank 0 creates the temporary file (OutputFile: removed again on failure or
-  /// on SIGINT/SIGTERM); every rank opens it and it is sized to `bytes`. `threads`: copy
+  /// on SIGINT/SIGTERM); every rank opens it and it is sized to cols^2 int32. `threads`: copy
   /// threads per rank when all ranks share one node (`one_node`).
-  SharedOutputFile(MPI_Comm comm, const std::string& path, int64_t bytes, bool one_node, int threads);
-  ~SharedOutputFile();
+  SharedOutputFile(MPI_Comm comm, const std::string& path, int64_t cols, bool one_node, int threads);
+  ~SharedOutputFile() override;
   SharedOutputFile(const SharedOutputFile&) = delete;
   SharedOutputFile& operator=(const SharedOutputFile&) = delete;
 
   /// Not collective, and free of MPI calls (a thread may run it while the device computes):
-  /// on one node, allocates this rank's rows [first_row, first_row + rows) of `cols` int32 in
-  /// the file and maps them (MappedFileRange), so that write_rows() is a parallel copy. Does
-  /// nothing elsewhere, or where the file system cannot allocate ahead or map (write_rows()
-  /// uses MPI-IO there). Throws std::runtime_error when the blocks cannot be allocated.
-  void reserve_rows(int64_t first_row, int64_t rows, int64_t cols);
+  /// on one node, allocates and maps this rank's rows (ResultFile::reserve_rows). Does
+  /// nothing across nodes (write_rows() uses MPI-IO there).
+  void reserve_rows(int64_t first_row, int64_t rows) override;
 
-  /// Not collective: writes `rows` rows of `cols` int32 as rows [first_row, first_row + rows)
-  /// of the file, row r read from `data + r * ld`. Throws std::runtime_error on failure.
-  void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld);
+  /// Null: ranks do not yet pin their part of a shared tmpfs file (their device copies go
+  /// through pinned chunk buffers).
+  char* reserved_memory() const override { return nullptr; }
+
+  /// Not collective: a parallel copy into the reserved mapping, else MPI-IO.
+  void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) override;
 
   /// Collective: closes the file on every rank, then rank 0 renames it onto the target.
-  void commit();
+  void commit() override;
 
  private:
   MPI_Comm comm_;
   std::string path_;
+  int64_t cols_ = 0;
   int rank_ = 0;
   std::unique_ptr<OutputFile> temp_;  ///< rank 0 only
   MPI_File file_ = MPI_FILE_NULL;

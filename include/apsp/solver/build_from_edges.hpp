@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The padded distance matrix in an execution space's memory, and its construction from an
-// edge list (on the device, so that only the edges travel, never a V x V matrix).
+// The distance matrix built from an edge list where the solver runs (so that only the edges
+// travel to a device, never a V x V matrix), every edge checked on the way.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -8,55 +8,15 @@
 #include <cstdint>
 #include <string>
 
-#include "apsp/graph_file.hpp"
-#include "backend_traits.hpp"
+#include "apsp/core/constants.hpp"
+#include "apsp/io/graph_file.hpp"
+#include "apsp/solver/distance_matrix.hpp"
+#include "backend_runtime.hpp"
 
 namespace apsp {
 
-/// Edge length of the matrix once padded to a multiple of the block size.
-inline int64_t padded_size(int64_t vertices, int block) { return (vertices + block - 1) / block * block; }
-
-/// Rows [first_row, first_row + rows) of the padded n x n distance matrix, n = padded_size(V,
-/// B), row-major in ExecSpace's memory: the whole matrix on one device, a block of tile rows
-/// on each rank of a distributed run. Padding vertices are isolated (0 on the diagonal, INF
-/// elsewhere), so they never shorten a path and never show in the output.
-template <class ExecSpace>
-struct DistanceMatrix {
-  using memory_space = typename ExecSpace::memory_space;
-  using view_type = Kokkos::View<int32_t*, Kokkos::LayoutRight, memory_space>;
-
-  int64_t vertices = 0;   ///< V
-  int block = 0;          ///< B
-  int64_t n = 0;          ///< padded edge length (leading dimension)
-  int64_t first_row = 0;  ///< global index of the first row held (a multiple of B)
-  int64_t rows = 0;       ///< rows held (a multiple of B)
-  view_type data;
-
-  /// Tiles along an edge of the whole matrix (the number of rounds).
-  int blocks() const { return static_cast<int>(n / block); }
-
-  /// The whole matrix. Allocates without touching the memory; fill with `initialise_from_edges`.
-  DistanceMatrix(int64_t v, int b) : DistanceMatrix(v, b, 0, padded_size(v, b)) {}
-
-  /// Rows [first, first + count) of the matrix; `first` and `count` are multiples of `b`.
-  DistanceMatrix(int64_t v, int b, int64_t first, int64_t count)
-      : vertices(v),
-        block(b),
-        n(padded_size(v, b)),
-        first_row(first),
-        rows(count),
-        data(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::distance_matrix")),
-             static_cast<size_t>(count * padded_size(v, b))) {}
-};
-
 /// Edges copied to the device at a time (device backends): 192 MiB of staging.
 inline constexpr int64_t kEdgeChunk = int64_t(1) << 24;
-
-/// Bytes of the padded matrix, or of `rows` of its rows.
-inline int64_t matrix_bytes(int64_t vertices, int block, int64_t rows = -1) {
-  const int64_t n = padded_size(vertices, block);
-  return (rows < 0 ? n : rows) * n * static_cast<int64_t>(sizeof(int32_t));
-}
 
 namespace Impl {
 
@@ -131,7 +91,7 @@ void initialise_from_edges(const DistanceMatrix<ExecSpace>& d, const GraphFile& 
 
   const int32_t max_weight = graph.max_weight_allowed();
   using HostEdges = Kokkos::View<const int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-  constexpr bool host_accessible = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  constexpr bool host_accessible = device_reads_host<ExecSpace>();
   // Device backends copy the edges over in chunks so that a dense graph's edge list
   // (up to 12 * V * (V - 1) bytes) never has to fit in device memory at once.
   const int64_t chunk = host_accessible ? graph.edges() : std::min<int64_t>(graph.edges(), kEdgeChunk);

@@ -1,80 +1,22 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Pieces shared by the single-device pipeline (pipeline.cpp) and the distributed one
-// (src/mpi/distributed_pipeline.cpp): timing, profiling regions, backend dispatch, the
-// copy of a result back to the host in chunks.
+// The result rows a process holds, on the host: one row for the self-check, every row in
+// chunks through pinned buffers for the write, and the test hook that corrupts one entry.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <exception>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
-#include "apsp/distance_matrix.hpp"
-#include "apsp/pipeline.hpp"
+#include "apsp/solver/distance_matrix.hpp"
+#include "backend_runtime.hpp"
+#include "stage_clock.hpp"
 
 namespace apsp::Impl {
-
-using Clock = std::chrono::steady_clock;
-inline double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-inline std::string gigabytes(int64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
-  return buf;
-}
-
-/// A Kokkos Tools region (shows in SpaceTimeStack and similar reports).
-struct ScopedRegion {
-  explicit ScopedRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
-  ~ScopedRegion() { Kokkos::Profiling::popRegion(); }
-  ScopedRegion(const ScopedRegion&) = delete;
-  ScopedRegion& operator=(const ScopedRegion&) = delete;
-};
-
-template <class ExecSpace>
-constexpr bool host_is_device() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-}
-
-inline int default_write_threads(int requested) {
-  return requested > 0 ? requested : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
-}
-
-/// Work on a host thread beside the device's (allocating the output while the GPU computes).
-/// wait() joins it and rethrows what it threw; the destructor joins.
-class BackgroundTask {
- public:
-  template <class F>
-  explicit BackgroundTask(F&& f)
-      : thread_([this, f = std::forward<F>(f)]() mutable {
-          try {
-            f();
-          } catch (...) {
-            error_ = std::current_exception();
-          }
-        }) {}
-  BackgroundTask(const BackgroundTask&) = delete;
-  BackgroundTask& operator=(const BackgroundTask&) = delete;
-  ~BackgroundTask() {
-    if (thread_.joinable()) thread_.join();
-  }
-  void wait() {
-    if (thread_.joinable()) thread_.join();
-    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
-  }
-
- private:
-  std::exception_ptr error_;  // before thread_: set by it
-  std::thread thread_;
-};
 
 /// Rows of `d` that are rows of the V x V result (not padding).
 template <class ExecSpace>
@@ -127,7 +69,7 @@ inline int64_t result_chunk_bytes(int64_t vertices, int block, int64_t chunk_byt
 /// in flight. Returns the seconds spent waiting for copies.
 template <class ExecSpace, class Write>
 double copy_back_in_chunks(const DistanceMatrix<ExecSpace>& d, int64_t chunk_bytes, Write&& write) {
-  using Staging = Kokkos::View<int32_t*, typename BackendTraits<ExecSpace>::HostStagingSpace>;
+  using Staging = Kokkos::View<int32_t*, typename BackendRuntime<ExecSpace>::HostStagingSpace>;
   const int64_t n = d.n, v = result_rows(d), chunk = result_chunk_rows(d.vertices, d.block, chunk_bytes);
   if (v == 0) return 0;
   Staging buf[2] = {
@@ -149,35 +91,6 @@ double copy_back_in_chunks(const DistanceMatrix<ExecSpace>& d, int64_t chunk_byt
     write(buf[c % 2].data(), d.first_row + r0, std::min(chunk, v - r0), n);
   }
   return waited;
-}
-
-template <class E>
-struct SpaceTag {
-  using type = E;
-};
-
-/// Calls f(SpaceTag<ExecSpace>{}) for the execution space named `backend` ("" = default).
-template <class F>
-auto dispatch(const std::string& backend, F&& f) {
-  const std::string name = backend.empty() ? Kokkos::DefaultExecutionSpace::name() : backend;
-  auto is = [&](const char* n) {
-    std::string a = name, b = n;
-    std::transform(a.begin(), a.end(), a.begin(), ::tolower);
-    std::transform(b.begin(), b.end(), b.begin(), ::tolower);
-    return a == b;
-  };
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (is(Kokkos::Cuda::name())) return f(SpaceTag<Kokkos::Cuda>{});
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  if (is(Kokkos::OpenMP::name())) return f(SpaceTag<Kokkos::OpenMP>{});
-#endif
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (is(Kokkos::Serial::name())) return f(SpaceTag<Kokkos::Serial>{});
-#endif
-  std::string list;
-  for (const auto& b : enabled_backends()) list += (list.empty() ? "" : ", ") + b;
-  throw std::invalid_argument("backend '" + name + "' is not enabled in this build (enabled: " + list + ")");
 }
 
 }  // namespace apsp::Impl

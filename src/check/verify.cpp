@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "apsp/verify.hpp"
+#include "apsp/check/verify.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -9,7 +9,7 @@
 #include <random>
 #include <thread>
 
-#include "apsp/distance_matrix.hpp"
+#include "apsp/core/constants.hpp"
 
 #if defined(APSP_HAVE_KOKKOS_KERNELS)
 #include <KokkosSparse_CrsMatrix.hpp>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "apsp/graph_file.hpp"
+#include "apsp/io/graph_file.hpp"
 
 namespace apsp {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "apsp/run_record.hpp"
+#include "apsp/report/run_record.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -10,7 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "apsp/version.hpp"
+#include "apsp/core/version.hpp"
 
 namespace apsp {
 

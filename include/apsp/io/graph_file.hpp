@@ -4,20 +4,12 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
+#include "apsp/core/constants.hpp"
+#include "apsp/core/errors.hpp"
+
 namespace apsp {
-
-/// Distance of a pair with no path (spec: 2^30 - 1). INF + INF still fits in int32.
-inline constexpr int32_t kInf = 1073741823;
-
-/// Input (or output path) that breaks the rules. what() is one line naming the file, the
-/// rule and the offending value.
-class InputError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 /// A graph file, validated as far as its header goes and mapped read-only.
 /// Edge contents are checked where they are consumed (`initialise_from_edges`), in parallel.

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "apsp/pipeline.hpp"
+#include "apsp/pipeline/run_report.hpp"
 
 namespace apsp {
 

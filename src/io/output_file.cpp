@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "apsp/matrix_writer.hpp"
+#include "apsp/io/output_file.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "apsp/graph_file.hpp"
+#include "apsp/core/errors.hpp"
 
 namespace apsp {
 
@@ -54,58 +52,6 @@ void write_all(int fd, const char* p, size_t bytes, off_t offset, const std::str
 
 }  // namespace
 
-MappedFileRange::MappedFileRange(int fd, int64_t begin, int64_t end, const std::string& path) {
-  if (end <= begin) return;
-  const int rc = ::posix_fallocate(fd, begin, end - begin);
-  if (rc == EOPNOTSUPP || rc == EINVAL) return;  // a mapping of unallocated blocks could fault (SIGBUS)
-  if (rc != 0)
-    throw std::runtime_error(path + ": cannot allocate " + std::to_string(end - begin) +
-                             " bytes for the output: " + std::strerror(rc));
-  const int64_t page = ::sysconf(_SC_PAGESIZE), base = begin / page * page;
-  void* p = ::mmap(nullptr, size_t(end - base), PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, base);
-  if (p == MAP_FAILED) return;
-  map_ = static_cast<char*>(p);
-  base_ = base;
-  begin_ = begin;
-  end_ = end;
-  constexpr long kTmpfsMagic = 0x01021994;
-  struct statfs fs {};
-  in_memory_ = ::fstatfs(fd, &fs) == 0 && long(fs.f_type) == kTmpfsMagic;
-}
-
-MappedFileRange::MappedFileRange(MappedFileRange&& other) noexcept { *this = std::move(other); }
-
-MappedFileRange& MappedFileRange::operator=(MappedFileRange&& other) noexcept {
-  if (this != &other) {
-    unmap();
-    std::swap(map_, other.map_);
-    base_ = other.base_;
-    begin_ = other.begin_;
-    end_ = other.end_;
-    in_memory_ = other.in_memory_;
-  }
-  return *this;
-}
-
-void MappedFileRange::unmap() {
-  if (map_ != nullptr) ::munmap(map_, size_t(end_ - base_));
-  map_ = nullptr;
-}
-
-void MappedFileRange::copy_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld,
-                                int threads) const {
-  const int64_t row_bytes = cols * int64_t(sizeof(int32_t));
-  char* dst = map_ + (first_row * row_bytes - base_);
-  threads = static_cast<int>(std::clamp<int64_t>(threads, 1, std::max<int64_t>(rows, 1)));
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t)
-    pool.emplace_back([=] {
-      for (int64_t r = rows * t / threads; r < rows * (t + 1) / threads; ++r)
-        std::memcpy(dst + r * row_bytes, data + r * ld, size_t(row_bytes));
-    });
-  for (auto& th : pool) th.join();
-}
-
 void OutputFile::check_writable(const std::string& path) {
   const std::string dir = directory_of(path);
   struct stat st {};
@@ -116,7 +62,8 @@ void OutputFile::check_writable(const std::string& path) {
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw InputError(path + ": output path is a directory");
 }
 
-OutputFile::OutputFile(const std::string& path) : path_(path) {
+OutputFile::OutputFile(const std::string& path, int64_t cols, int threads)
+    : path_(path), cols_(cols), threads_(std::max(1, threads)) {
   std::string tmpl = path + ".tmp.XXXXXX";
   if (tmpl.size() >= sizeof g_temp_path) throw InputError(path + ": output path too long");
   fd_ = ::mkstemp(tmpl.data());
@@ -141,13 +88,17 @@ OutputFile::~OutputFile() {
   g_temp_live.store(false);
 }
 
-void OutputFile::reserve(int64_t bytes) {
-  if (::ftruncate(fd_, bytes) != 0) throw std::runtime_error(path_ + ": cannot size output: " + std::strerror(errno));
-  map_ = MappedFileRange(fd_, 0, bytes, path_);
+void OutputFile::reserve_rows(int64_t first_row, int64_t rows) {
+  const int64_t row_bytes = cols_ * int64_t(sizeof(int32_t));
+  if (::ftruncate(fd_, cols_ * row_bytes) != 0)
+    throw std::runtime_error(path_ + ": cannot size output: " + std::strerror(errno));
+  map_begin_ = first_row * row_bytes;
+  map_ = MappedFileRange(fd_, map_begin_, (first_row + rows) * row_bytes, path_);
 }
 
-void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld,
-                            int threads) {
+void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) {
+  const int64_t cols = cols_;
+  int threads = threads_;
   const size_t row_bytes = static_cast<size_t>(cols) * sizeof(int32_t);
   if (map_.covers(first_row * int64_t(row_bytes), (first_row + rows) * int64_t(row_bytes)))
     return map_.copy_rows(data, first_row, rows, cols, ld, threads);  // reserved: parallel copies

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The whole run on one device: read the graph, build the matrix on the device, solve, copy
-// back, write. Chooses among the execution spaces the Kokkos build enables.
+// What a run is asked to do (RunOptions) and what it reports (RunReport): the pipeline's
+// input and output, for one process and for the ranks of an MPI job alike.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <vector>
 
-#include "apsp/verify.hpp"
+#include "apsp/check/verify.hpp"
 
 namespace apsp {
 
@@ -63,20 +62,5 @@ struct RunReport {
   int nodes = 1;
   std::string message_path;  ///< distributed runs: how pivot rows travel between ranks
 };
-
-/// Names of the execution spaces this build can run on, default first.
-std::vector<std::string> enabled_backends();
-
-/// GPUs this process can see (0 in a build without a GPU backend). Callable before Kokkos is
-/// initialised, so that each MPI rank can pick its own.
-int visible_gpus();
-
-/// Memory the host can still give this process: MemAvailable, capped by a cgroup limit.
-int64_t host_memory_available();
-
-/// Runs the whole pipeline. Throws InputError for input that breaks the rules,
-/// std::invalid_argument for bad options, std::runtime_error for other failures.
-/// The output file appears only on success.
-RunReport run_pipeline(const RunOptions& options);
 
 }  // namespace apsp

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A backend's runtime services, apart from its kernel tuning (backend_traits.hpp): what the
+// pipeline and the round driver ask of the machine rather than of a kernel.
+//
+// BackendRuntime<ExecSpace> provides:
+// - `HostStagingSpace`: where the result lands on the host before it is written (the
+//   matrix's own memory when the host can read it; pinned memory for a GPU).
+// - `device_name()`: e.g. "NVIDIA H200 (device 0)", or the CPU model.
+// - `visible_devices()`: accelerators a process may choose among (0 for the host); callable
+//   before Kokkos is initialised, so that each MPI rank can pick its own.
+// - `device_memory_available()`: free device memory in bytes (INT64_MAX when the host is the
+//   device: the pipeline checks host memory instead).
+// - `pin_host_memory(p, bytes)`, `unpin_host_memory(p)`, `copy_rows_to_host(...)`: page-lock
+//   host memory so that the device writes the result into it directly (false: not possible).
+// - `side_instance()`, `Event`, `record(e, exec)`, `wait(exec, e)`: a second work queue and
+//   the events that order work across the two (the look-ahead); on the host one instance and
+//   events that do nothing.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace apsp {
+
+template <class ExecSpace>
+struct BackendRuntime;
+
+/// True when the host reads and writes ExecSpace's memory itself (a CPU backend): the result
+/// is written from where it was computed, and host memory is the device memory.
+template <class ExecSpace>
+constexpr bool host_is_device() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+}
+
+/// True when ExecSpace's kernels read host memory (a CPU backend): the edge list is used in
+/// place instead of being copied over.
+template <class ExecSpace>
+constexpr bool device_reads_host() {
+  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+}
+
+}  // namespace apsp
+
+#include "host_runtime.hpp"
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "cuda_runtime.hpp"
+#endif

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The round driver of blocked Floyd-Warshall, written once for every backend: the three phases
+// of each round, with the look-ahead of one device, on the whole matrix or a block of tile rows.
+//
+// Round k (one per block of B pivots) has three phases, each a TeamPolicy kernel whose teams
+// stage their tiles in team scratch memory (shared memory on a GPU):
+//   phase 1: the pivot tile (k, k), closed under its own B pivots;
+//   phase 2: the tiles of pivot row k and pivot column k, relaxed through the pivot tile;
+//   phase 3: every other tile (i, j) := min(D(i, j), D(i, k) (min,+) D(k, j)).
+// Phase 3 does (nb - 1)^2 of the nb^2 tile updates per round and dominates the run; each
+// thread keeps a kTileRows x kTileCols block of results in registers and streams the two
+// staged operand tiles. What differs per backend (tile shape, team shape, the min-plus
+// instruction) comes from BackendTraits in backends/.
+// The kernels are in phase_kernels.hpp, the tile operations they share in tile_ops.hpp.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "apsp/solver/block_size.hpp"
+#include "apsp/solver/distance_matrix.hpp"
+#include "apsp/solver/phase_kernels.hpp"
+#include "apsp/solver/row_block.hpp"
+#include "apsp/solver/slice_staging.hpp"
+#include "backend_runtime.hpp"
+#include "backend_traits.hpp"
+
+namespace apsp {
+
+template <class ExecSpace>
+class BlockedFloydWarshall {
+ public:
+  using Traits = BackendTraits<ExecSpace>;
+  using Runtime = BackendRuntime<ExecSpace>;
+  using Layout = Impl::SliceLayout<Traits>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, typename Traits::LaunchBounds>;
+  using Matrix = DistanceMatrix<ExecSpace>;
+
+  /// Seconds spent in each phase, summed over the rounds (measured with a fence after each
+  /// phase, so only when asked for).
+  struct PhaseSeconds {
+    double phase[3] = {0, 0, 0};
+  };
+
+  /// Runs every round. Returns after a fence.
+  static void solve(const Matrix& d) {
+    solve(d, nullptr, [](int, int) {});
+  }
+
+  /// Runs every round; `phases` (may be null) receives per-phase times; `after_round(done,
+  /// rounds)` is called once each round's kernels are enqueued (it may fence to watch progress).
+  /// Untimed, the rounds overlap (solve_with_lookahead); timed, the phases run one after another
+  /// with a fence after each.
+  template <class AfterRound>
+  static void solve(const Matrix& d, PhaseSeconds* phases, AfterRound&& after_round) {
+    if (phases == nullptr) return solve_with_lookahead(d, after_round);
+    const int rounds = d.blocks();
+    for (int k = 0; k < rounds; ++k) {
+      timed(phases->phase[0], [&] { phase1(d, k); });
+      timed(phases->phase[1], [&] { phase2(d, k); });
+      timed(phases->phase[2], [&] { phase3(d, k); });
+      after_round(k + 1, rounds);
+    }
+    ExecSpace().fence();
+  }
+
+  /// One round: the three phases for pivot block k, enqueued in order.
+  static void round(const Matrix& d, int k) {
+    phase1(d, k);
+    phase2(d, k);
+    phase3(d, k);
+  }
+
+  /// Phases 1 and 2 are one team and a few hundred teams: alone they leave most of a GPU idle
+  /// (5 % of the solve at V = 20000 on an H200). So round k's phase 3 is split: tile row and
+  /// column k + 1 first (NextPivotCrossKernel), on a second queue that then opens round k + 1
+  /// (its phases 1 and 2), while the main queue runs the other tiles of round k. The two
+  /// touch different tiles and read only pivot row and column k. Events order the rest:
+  ///   main: wait(opened k) -> rest of phase 3 (k) -> record(rest done k)
+  ///   side: wait(rest done k - 1) -> cross (k) -> phase 1 (k + 1) -> phase 2 (k + 1) -> record(opened k + 1)
+  /// On the host both queues are one instance, and the same order is a valid sequential one.
+  template <class AfterRound>
+  static void solve_with_lookahead(const Matrix& d, AfterRound&& after_round) {
+    const RowBlock rb = whole(d);
+    const int rounds = d.blocks(), B = d.block, nb = int(d.n / B);
+    const ExecSpace main;
+    const ExecSpace side = Runtime::side_instance();
+    typename Runtime::Event opened, rest_done;
+    phase1(rb, 0, side);
+    phase2(rb, 0, rb.tile_row(0), true, true, side);
+    Runtime::record(opened, side);
+    for (int k = 0; k < rounds; ++k) {
+      Runtime::wait(main, opened);
+      if (k + 1 < rounds) {
+        Runtime::wait(side, rest_done);  // still round k - 1's: recorded again below
+        if (nb > 2)
+          launch_product<Impl::RemainingTilesKernel>(
+              "apsp::phase3_remaining", main, (nb - 2) * (nb - 2),
+              Impl::RemainingTiles{rb.rows, rb.tile_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k)});
+        Runtime::record(rest_done, main);
+        launch_product<Impl::NextPivotCrossKernel>("apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
+                                                   Impl::NextPivotCross{rb.rows, rb.n, B, k, nb, rb.pivots(k)});
+        phase1(rb, k + 1, side);
+        phase2(rb, k + 1, rb.tile_row(k + 1), true, true, side);
+        Runtime::record(opened, side);
+      } else {
+        phase3(rb, k, rb.tile_row(k), main);
+      }
+      after_round(k + 1, rounds);
+    }
+    side.fence();
+    main.fence();
+  }
+
+  /// The rows `d` holds (the whole matrix on one device).
+  static RowBlock whole(const Matrix& d) { return RowBlock::of(d); }
+
+  static void phase1(const Matrix& d, int k) { phase1(whole(d), k); }
+  static void phase2(const Matrix& d, int k) {
+    const auto rb = whole(d);
+    phase2(rb, k, rb.tile_row(k), true, true);
+  }
+  static void phase3(const Matrix& d, int k) {
+    const auto rb = whole(d);
+    phase3(rb, k, rb.tile_row(k));
+  }
+
+  /// Phase 1 on the process that holds tile row k. The RowBlock phases run on `exec`.
+  static void phase1(const RowBlock& rb, int k, const ExecSpace& exec = ExecSpace()) {
+    const int B = rb.block;
+    Kokkos::parallel_for("apsp::phase1_pivot", policy(exec, 1, B, Impl::closure_scratch_bytes<Traits>(B)),
+                         Impl::PivotTileKernel<ExecSpace>{rb.tile_row(k) + int64_t(k) * B, rb.n, B, rb.pivots(k)});
+  }
+
+  /// Phase 2: the pivot row's tiles (`row_part`, only where tile row k is held) and the pivot
+  /// column's tiles of the rows held (`column_part`), through the pivot tile of `pivot_row`.
+  static void phase2(const RowBlock& rb, int k, const int32_t* pivot_row, bool row_part, bool column_part,
+                     const ExecSpace& exec = ExecSpace()) {
+    const int B = rb.block, nb = int(rb.n / B);
+    const Impl::PivotRowColumnTiles tiles{rb.rows,
+                                          pivot_row + int64_t(k) * B,
+                                          rb.n,
+                                          B,
+                                          k,
+                                          nb,
+                                          rb.row_tiles,
+                                          rb.k_local(k),
+                                          row_part && rb.k_local(k) >= 0 && nb > 1,
+                                          column_part,
+                                          rb.pivots(k)};
+    const int league = tiles.row_teams() + tiles.column_teams();
+    if (league > 0) launch_product<Impl::PivotRowColumnKernel>("apsp::phase2_pivot_row_col", exec, league, tiles);
+  }
+
+  /// Phase 3 on the rows held, with the pivot row block `pivot_row` (ld n).
+  static void phase3(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec = ExecSpace()) {
+    const int B = rb.block, nb = int(rb.n / B);
+    const int k_local = rb.k_local(k), row_tiles = rb.row_tiles - (k_local >= 0);
+    if (nb < 2 || row_tiles < 1) return;
+    launch_product<Impl::RemainingTilesKernel>(
+        "apsp::phase3_remaining", exec, row_tiles * (nb - 1),
+        Impl::RemainingTiles{rb.rows, pivot_row, rb.n, B, k, nb, k_local, 1, rb.pivots(k)});
+  }
+
+  /// Throws std::invalid_argument unless `block` suits this backend (solver/block_size.hpp).
+  static void check_block_size(int block) { apsp::check_block_size<ExecSpace>(block); }
+
+ private:
+  template <class F>
+  static void timed(double& total, F&& f) {
+    Kokkos::Timer timer;
+    f();
+    ExecSpace().fence();
+    total += timer.seconds();
+  }
+
+  /// A product kernel over `league` tiles: the tuned instantiation for a whole round at the
+  /// backend's tuned block, the general one otherwise (`tiles`: the kernel's fields).
+  template <template <class, bool> class Kernel, class Tiles>
+  static void launch_product(const char* label, const ExecSpace& exec, int league, const Tiles& tiles) {
+    const Policy p = policy(exec, league, tiles.B, Impl::product_scratch_bytes<Traits>(tiles.B));
+    if constexpr (Layout::kHasTuned)
+      if (Layout::tuned(tiles.B, tiles.pivots)) return Kokkos::parallel_for(label, p, Kernel<ExecSpace, true>{tiles});
+    Kokkos::parallel_for(label, p, Kernel<ExecSpace, false>{tiles});
+  }
+
+  static Policy policy(const ExecSpace& exec, int league, int block, size_t scratch_bytes) {
+    return Policy(exec, league, Traits::team_size(block), Traits::vector_length(block))
+        .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  }
+};
+
+}  // namespace apsp

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The tile rows one process holds, as the round driver sees them: the whole matrix on one
+// device, a contiguous block of tile rows on each rank of an MPI run.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "apsp/solver/distance_matrix.hpp"
+
+namespace apsp {
+
+/// The tile rows one process holds, for a round k: `rows` (row_tiles tile rows of n int32,
+/// from global tile row first_tile) and the pivot row block of round k, which lies in `rows`
+/// when this process holds tile row k and is a received copy otherwise.
+struct RowBlock {
+  int32_t* rows;
+  int first_tile, row_tiles;
+  int64_t n;
+  int block;
+  int64_t vertices;  ///< V: the pivots past it are padding, and skipped
+
+  /// The rows `d` holds (the whole matrix on one device).
+  template <class ExecSpace>
+  static RowBlock of(const DistanceMatrix<ExecSpace>& d) {
+    return RowBlock{d.data.data(), int(d.first_row / d.block), int(d.rows / d.block), d.n, d.block, d.vertices};
+  }
+  /// Tile rows [first, first + tiles) of this block.
+  RowBlock sub(int first, int tiles) const { return RowBlock{tile_row(first), first, tiles, n, block, vertices}; }
+
+  int k_local(int k) const { return k >= first_tile && k < first_tile + row_tiles ? k - first_tile : -1; }
+  /// Global tile row k, which this block holds (k_local(k) >= 0).
+  int32_t* tile_row(int k) const { return rows + int64_t(k - first_tile) * block * n; }
+  /// Pivots of round k that are vertices: B, but in the last round when V is not a multiple of B.
+  int pivots(int k) const { return int(std::min<int64_t>(block, vertices - int64_t(k) * block)); }
+};
+
+}  // namespace apsp

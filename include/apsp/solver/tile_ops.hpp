@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The tile operations every phase kernel is made of: the min-plus product of two tiles into a
+// third (phases 2 and 3) and the closure of one tile under its own pivots (phase 1).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "apsp/solver/slice_staging.hpp"
+#include "apsp/solver/thread_tile.hpp"
+#include "backend_traits.hpp"
+
+namespace apsp::Impl {
+
+/// Tile operations shared by the three phase kernels.
+///
+/// Two execution shapes, chosen by the backend (BackendTraits::kRegisterTiles):
+/// - register tiles (GPU): a team has one thread per thread tile, and each thread keeps its
+///   results in registers from the first pivot to the last; the operands are staged in team
+///   scratch a slice of `slice_depth(B)` pivots at a time in two alternating buffers, so a
+///   B = 128 tile needs 37 KiB of shared memory, not the 135 KiB of two whole staged tiles.
+/// - one thread walks every thread tile (CPU): the operands are staged whole
+///   (slice_depth = B) and each thread tile is loaded, relaxed and stored in turn.
+template <class ExecSpace>
+struct TileOps {
+  using Traits = BackendTraits<ExecSpace>;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Tile = ThreadTile<Traits>;
+  using Layout = SliceLayout<Traits>;
+
+  KOKKOS_FORCEINLINE_FUNCTION static int32_t* scratch(const Member& team, size_t ints) {
+    return static_cast<int32_t*>(team.team_scratch(0).get_shmem_aligned(ints * sizeof(int32_t), 64));
+  }
+
+  /// dst(r, c) <- src[r * ld + c] for r < rows, c < cols, rows over the team's threads, each
+  /// row in runs of kChunk contiguous int32 (the CPU's staging; register tiles use
+  /// SliceCopies). Rows and runs are two loops, not one range split by a division: an integer
+  /// division per 16-int run made the OpenMP backend's phase 2 four times slower.
+  KOKKOS_FORCEINLINE_FUNCTION static void stage(const Member& team, int32_t* dst, int dst_pitch, const int32_t* src,
+                                                int64_t ld, int rows, int cols) {
+    constexpr int W = Traits::kChunk;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows), [&](const int r) {
+      for (int c = 0; c < cols; c += W) {
+        int32_t v[W];
+        Traits::template copy_run<W>(v, src + r * ld + c);
+        Traits::template store_run<W>(dst + r * dst_pitch + c, v);
+      }
+    });
+  }
+  /// slices (int, or Fixed<B / S> for a whole tile: the steady state keeps a constant trip count).
+  template <class Block, class Slice, class Slices>
+  KOKKOS_FORCEINLINE_FUNCTION static void register_product(const Member& team, int32_t* c, const int32_t* a,
+                                                           const int32_t* bk, int64_t ld, Block B, Slice S,
+                                                           Slices slice_count, int32_t* slices) {
+    const ProductShape<Traits, Block, Slice> sh{B, S};
+    const int me = Traits::recompute_later(team.team_rank());
+    Tile t(me, B);
+    t.load(c, ld);
+    SliceCopies<Traits> copies(me, ld, sh);
+    copies.issue(slices, a, bk, ld, sh);
+    Traits::async_commit();
+    const int n = int(slice_count);
+    for (int i = 0; i < n; ++i) {
+      int32_t* buf = slices + (i & 1) * sh.buffer();
+      if (i + 1 < n) {  // the other buffer was released by the barrier ending the last slice
+        copies.issue(slices + ((i + 1) & 1) * sh.buffer(), a, bk, ld, sh);
+        Traits::async_commit();
+        Traits::template async_wait<1>();  // this thread's copies of slice i are done
+      } else {
+        Traits::template async_wait<0>();
+      }
+      team.team_barrier();  // ... and everyone's
+      if constexpr (!std::is_same_v<Slice, int>)
+        t.template relax<Traits::kPivotRun>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), S);
+      else if (S == Traits::kMaxSlice)
+        t.template relax<Traits::kPivotRun>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), Fixed<Traits::kMaxSlice>{});
+      else
+        t.template relax<Traits::kPivotRun>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), S);
+      if (i + 1 < n) team.team_barrier();
+    }
+    t.store(c, ld);
+  }
+
+  /// C = min(C, A (min,+) Bk) for B x B tiles with leading dimension ld, over the first
+  /// `pivots` columns of A and rows of Bk (fewer than B only in the last round, where the rest
+  /// are padding past V: rounded up to a slice, not computed). C may be the same tile as A or
+  /// Bk (phase 2): every read of them comes before the first write.
+  ///
+  /// A slice is A's columns [s, s + S) (B rows of S, pitch a_pitch(S)) and Bk's rows
+  /// [s, s + S) (S rows of B, pitch b_pitch(B)). With register tiles two slice buffers
+  /// alternate: slice s + 1 is copied while slice s is relaxed.
+  ///
+  /// kTuned: the backend's tuned shape (B = kMaxBlock, a whole round: see tuned()), compiled
+  /// with every count fixed, in a kernel of its own: one shape per kernel keeps a GPU thread
+  /// within its registers.
+  template <bool kTuned = false>
+  KOKKOS_FORCEINLINE_FUNCTION static void min_plus_product(const Member& team, int32_t* c, const int32_t* a,
+                                                           const int32_t* bk, int64_t ld, int B, int pivots) {
+    const int S = Traits::slice_depth(B);
+    const auto ap = Layout::a_pitch(S);
+    const auto bp = Layout::b_pitch(B);
+    int32_t* slices = scratch(team, size_t(Layout::kBuffers) * slice_buffer_ints<Traits>(B));
+    if constexpr (Traits::kRegisterTiles) {
+      if constexpr (kTuned)
+        register_product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<Layout::kTunedSlice>{},
+                         Fixed<Traits::kMaxBlock / Layout::kTunedSlice>{}, slices);
+      else  // the padding past V (last round) is skipped, rounded up to a slice
+        register_product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
+    } else {
+      for (int s = 0; s < pivots; s += S) {
+        constexpr int U = Traits::kPivotRun;
+        const int rest = (pivots - s + U - 1) / U * U;  // (std::min is host-only for nvcc)
+        const int depth = rest < S ? rest : S;
+        if (s > 0) team.team_barrier();
+        stage(team, slices, ap, a + s, ld, B, S);
+        stage(team, slices + B * ap, bp, bk + int64_t(s) * ld, ld, S, B);
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Tile::count(B)), [&](const int index) {
+          Tile t(index, B);
+          t.load(c, ld);
+          t.template relax<Traits::kPivotRun>(slices, ap, slices + B * ap, bp, depth);
+          t.store(c, ld);
+        });
+      }
+    }
+  }
+
+  /// Floyd-Warshall on one B x B tile (ld) over its first `pivots` pivots (the rest: padding). Row p and column p do
+  /// not change in step p (the diagonal is 0), so every thread may read them during the step.
+  KOKKOS_FORCEINLINE_FUNCTION static void close_tile(const Member& team, int32_t* t, int64_t ld, int B, int pivots) {
+    if constexpr (Traits::kRegisterTiles) {
+      // Each thread holds its entries in registers; per step the owners of row p and column p
+      // publish them to scratch, double-buffered so that one barrier per step suffices.
+      int32_t* buffers = scratch(team, size_t(4) * B);
+      Tile tile(team.team_rank(), B);
+      tile.load(t, ld);
+      tile.publish(0, buffers, buffers + B);
+      team.team_barrier();
+      for (int p = 0; p < pivots; ++p) {
+        const int32_t* now = buffers + (p & 1) * 2 * B;
+        tile.template relax<1>(now, 1, now + B, 0, 1);
+        if (p + 1 < pivots) {
+          int32_t* next = buffers + ((p + 1) & 1) * 2 * B;
+          tile.publish(p + 1, next, next + B);
+        }
+        team.team_barrier();
+      }
+      tile.store(t, ld);
+    } else {
+      constexpr int W = Traits::kChunk;
+      for (int p = 0; p < pivots; ++p) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, B), [&](const int r) {
+          const int32_t a = t[r * ld + p];
+          for (int c = 0; c < B; c += W) {
+            int32_t* row = Tile::aligned16(t + r * ld + c);
+            const int32_t* pivot = Tile::aligned16(t + p * ld + c);
+            APSP_UNROLL
+            for (int w = 0; w < W; ++w) row[w] = Traits::min_plus(row[w], a, pivot[w]);
+          }
+        });
+        team.team_barrier();
+      }
+    }
+  }
+};
+
+}  // namespace apsp::Impl

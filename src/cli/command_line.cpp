@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "command_line.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "apsp/core/version.hpp"
+#include "apsp/report/run_record.hpp"
+#include "enabled_backends.hpp"
+
+namespace apsp::cli {
+
+std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool speaker, int& exit_status) {
+  CommandLine cl;
+  RunOptions& opt = cl.run;
+  std::string verify_k;
+  std::vector<int64_t> perturb;
+  CLI::App app{"apsp_kokkos " APSP_VERSION
+               ": all-pairs shortest paths (blocked Floyd-Warshall, Kokkos).\n"
+               "Reads a binary edge list (int32 V, E, then E x (src, dst, w)) and writes the V x V\n"
+               "int32 distance matrix; unreachable pairs get 2^30-1."};
+  app.footer(
+      "Kokkos options come first and are Kokkos' own: --kokkos-help lists them "
+      "(--kokkos-device-id, --kokkos-num-threads, --kokkos-print-configuration, ...).\n");
+  app.add_option("input", opt.input, "graph file to read")->required();
+  app.add_option("output", opt.output, "distance matrix file to write")->required();
+  app.add_option("-b,--block-size", opt.block_size, "tile edge length B (default: the backend's, see backends/)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("-q,--quiet", cl.quiet, "print nothing but errors (and a FAILED check)");
+  auto* verify = app.add_flag("--verify{default}", verify_k,
+                              "check K rows (--verify=K; default: every row up to V = 512, else 8) against "
+                              "Dijkstra; prints PASSED or FAILED, and FAILED exits 1 with no output file");
+  app.add_option("--json", cl.json_path, "write a JSON record of the run to this file");
+  app.add_flag("--progress", cl.progress, "show rounds done and time left (default: when stderr is a terminal)");
+  app.add_flag("--phase-times", opt.phase_times,
+               "time each phase (a fence after each, which costs a few percent; the JSON record carries them)");
+  app.add_option("--backend", opt.backend, "execution space to run on (default: Kokkos' default)");
+  app.add_flag("--list-backends", "print the execution spaces this build enables and exit");
+  app.add_option("--write-threads", opt.write_threads, "parallel writers for the output (default: up to 8)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--mpi-io", opt.mpi_io,
+               "under MPI, write the output through MPI-IO even when every rank is on one node (default there: "
+               "parallel copies into a shared mapping)");
+  app.add_option("--max-host-memory", opt.host_memory_limit,
+                 "host memory the run may use, e.g. 64GB (default: what the OS reports available)")
+      ->transform(CLI::AsSizeValue(false));
+  // Test-only: corrupts one entry after the solve, so that tests can see --verify catch it.
+  app.add_option("--test-perturb-entry", perturb, "")->expected(2)->delimiter(',')->group("");
+  app.set_version_flag("--version", std::string("apsp_kokkos ") + APSP_VERSION + " (" + APSP_GIT_HASH + "), Kokkos " +
+                                        kokkos_version_string());
+
+  // --list-backends needs no positional arguments.
+  for (size_t i = 1; i < args.size(); ++i)
+    if (std::string(args[i]) == "--list-backends") {
+      if (speaker)
+        for (const auto& b : enabled_backend_names()) std::printf("%s\n", b.c_str());
+      exit_status = 0;
+      return std::nullopt;
+    }
+  // Every rank parses the same arguments and reaches the same verdict; rank 0 prints it.
+  try {
+    app.parse(static_cast<int>(args.size()), args.data());
+  } catch (const CLI::ParseError& e) {
+    exit_status = speaker ? app.exit(e) : e.get_exit_code();
+    return std::nullopt;
+  }
+
+  if (verify->count() > 0) {
+    try {
+      opt.verify_rows = verify_k == "default" ? 0 : std::stoll(verify_k);
+      if (opt.verify_rows < 1 && verify_k != "default") throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      if (speaker)
+        std::fprintf(stderr, "apsp_kokkos: error: --verify=%s: K must be a positive number of rows\n",
+                     verify_k.c_str());
+      exit_status = 2;
+      return std::nullopt;
+    }
+  }
+  if (perturb.size() == 2) {
+    opt.perturb_row = perturb[0];
+    opt.perturb_col = perturb[1];
+  }
+  return cl;
+}
+
+}  // namespace apsp::cli

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The program's own options (CLI11), after Kokkos has taken its --kokkos-* ones.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "apsp/pipeline/run_report.hpp"
+
+namespace apsp::cli {
+
+struct CommandLine {
+  RunOptions run;
+  bool quiet = false;     ///< print nothing but errors (and a FAILED check)
+  bool progress = false;  ///< show progress even when stderr is not a terminal
+  std::string json_path;  ///< --json: the run's record
+};
+
+/// Parses `args` (what Kokkos left). Returns the options, or the exit status when the run is
+/// over already: --help, --version, --list-backends (0) or a usage error (non-zero, the
+/// message printed on `speaker` processes only, so that an MPI job says it once).
+std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool speaker, int& exit_status);
+
+}  // namespace apsp::cli

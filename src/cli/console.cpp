@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "console.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "apsp/core/version.hpp"
+#include "apsp/report/run_record.hpp"
+
+namespace apsp::cli {
+
+namespace {
+std::string bytes_text(int64_t bytes) {
+  char buf[32];
+  if (bytes >= 1000000000)
+    std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
+  return buf;
+}
+
+}  // namespace
+
+void print_banner(const RunReport& r) {
+  std::fprintf(stderr, "apsp_kokkos %s (%s), Kokkos %s: %s on %s, concurrency %d\n", APSP_VERSION, APSP_GIT_HASH,
+               kokkos_version_string().c_str(), r.backend.c_str(), r.device.c_str(), r.concurrency);
+  if (r.ranks > 1)
+    std::fprintf(stderr, "apsp_kokkos: MPI: %d ranks on %d node(s), pivot rows through %s\n", r.ranks, r.nodes,
+                 r.message_path.c_str());
+  std::fprintf(stderr, "apsp_kokkos: V=%lld E=%lld block %d; memory%s: host %s%s\n", static_cast<long long>(r.vertices),
+               static_cast<long long>(r.edges), r.block, r.ranks > 1 ? " per rank" : "",
+               bytes_text(r.host_bytes).c_str(),
+               r.device_bytes > 0 ? (", device " + bytes_text(r.device_bytes)).c_str() : "");
+  std::fflush(stderr);
+}
+
+void print_result(const RunReport& r) {
+  const double relax = double(r.vertices) * double(r.vertices) * double(r.vertices);
+  std::printf(
+      "apsp_kokkos RESULT V=%lld E=%lld backend=%s ranks=%d concurrency=%d block=%d solve_s=%.6f total_s=%.6f "
+      "solve_relax_per_s=%.4e total_relax_per_s=%.4e\n",
+      static_cast<long long>(r.vertices), static_cast<long long>(r.edges), r.backend.c_str(), r.ranks, r.concurrency,
+      r.block, r.seconds.solve, r.seconds.total, relax / r.seconds.solve, relax / r.seconds.total);
+  std::fflush(stdout);
+}
+
+void print_breakdown(const RunReport& r) {
+  const auto& s = r.seconds;
+  auto line = [](const char* stage, double t) { std::fprintf(stderr, "apsp_kokkos: %-9s %10.4f s\n", stage, t); };
+  line("read", s.read);
+  line("build", s.build);
+  line("solve", s.solve);
+  if (r.ranks > 1)
+    std::fprintf(
+        stderr, "apsp_kokkos:   MPI     %.4f s in broadcasts, %.4f s staging (slowest rank; overlapped with phase 3)\n",
+        s.mpi, s.staging);
+  if (r.phases_timed)
+    std::fprintf(stderr, "apsp_kokkos:   phases  %.4f / %.4f / %.4f s (pivot / row+column / rest)\n",
+                 r.phase_seconds[0], r.phase_seconds[1], r.phase_seconds[2]);
+  if (r.verified) line("verify", s.verify);
+  if (r.device_bytes > 0) line("copy back", s.copy_back);
+  line("write", s.write);
+  std::fprintf(stderr, "apsp_kokkos: %-9s %10.4f s  (V=%lld, E=%lld, %s, block %d, %d writers%s)\n", "total", s.total,
+               static_cast<long long>(r.vertices), static_cast<long long>(r.edges), r.backend.c_str(), r.block,
+               r.write_threads, r.ranks > 1 ? (", " + std::to_string(r.ranks) + " ranks").c_str() : "");
+  std::fflush(stderr);
+}
+
+void print_progress(int done, int rounds, double seconds) {
+  const double left = done > 0 ? seconds * (rounds - done) / done : 0;
+  std::fprintf(stderr, "\rapsp_kokkos: round %d/%d (%3.0f%%), %.1f s elapsed, ~%.1f s left   ", done, rounds,
+               100.0 * done / rounds, seconds, left);
+  if (done == rounds) std::fputc('\n', stderr);
+  std::fflush(stderr);
+}
+
+void print_verdict(const RunReport& r, bool quiet) {
+  if (!r.verified) return;
+  if (r.verify.passed) {
+    if (!quiet)
+      std::printf("apsp_kokkos VERIFY PASSED (%lld rows against Dijkstra, %.3f s)\n",
+                  static_cast<long long>(r.verify.rows_checked), r.seconds.verify);
+  } else {
+    std::printf("apsp_kokkos VERIFY FAILED: %s (%lld rows against Dijkstra); no output written\n",
+                r.verify.first_mismatch.c_str(), static_cast<long long>(r.verify.rows_checked));
+  }
+}
+
+}  // namespace apsp::cli

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "kokkos_args.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "enabled_backends.hpp"
+
+namespace apsp::cli {
+
+namespace {
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// With several ranks on a node, each takes the GPU of its node-local rank: a device chosen on
+// the command line would put them all on one GPU. Returns Kokkos' arguments with any device
+// choice replaced (said on rank 0), and, unless threads were asked for, the node's cores
+// shared among its ranks' host threads.
+std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& args, const mpi::Runtime& mpi) {
+  if (!mpi.active() || mpi.local_size() < 2) return args;
+  const int gpus = visible_gpus();
+  auto is_device_choice = [](const std::string& a) {
+    return starts_with(a, "--kokkos-device-id") || starts_with(a, "--kokkos-device=") ||
+           starts_with(a, "--device-id") || starts_with(a, "--kokkos-map-device-id-by");
+  };
+  std::vector<std::string> out;
+  std::string dropped;
+  bool threads_given = std::getenv("OMP_NUM_THREADS") != nullptr;
+  for (const std::string& a : args) {
+    threads_given = threads_given || starts_with(a, "--kokkos-num-threads") || starts_with(a, "--kokkos-threads");
+    if (gpus > 0 && is_device_choice(a))
+      dropped += (dropped.empty() ? "" : " ") + a;
+    else
+      out.push_back(a);
+  }
+  if (!threads_given)
+#if KOKKOS_VERSION >= 40000
+    out.push_back("--kokkos-num-threads=" +
+#else
+    out.push_back("--kokkos-threads=" +
+#endif
+                  std::to_string(std::max(1u, std::thread::hardware_concurrency() / unsigned(mpi.local_size()))));
+  if (gpus == 0) return out;
+  out.push_back("--kokkos-device-id=" + std::to_string(mpi.local_rank() % gpus));
+  if (mpi.rank() == 0 && !dropped.empty())
+    std::fprintf(stderr, "apsp_kokkos: note: %s ignored: %d ranks on this node take GPUs by node-local rank\n",
+                 dropped.c_str(), mpi.local_size());
+  // One visible GPU per rank is what `srun --gpus-per-task=1` gives: no warning then.
+  if (mpi.rank() == 0 && gpus > 1 && mpi.local_size() > gpus)
+    std::fprintf(stderr, "apsp_kokkos: warning: %d ranks on this node share %d GPU(s)\n", mpi.local_size(), gpus);
+  return out;
+}
+
+}  // namespace
+
+KokkosArguments::KokkosArguments(int argc, char* argv[], const mpi::Runtime& mpi) {
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    (i > 0 && (a == "--help" || a == "-h") ? help_strings_ : kokkos_strings_).push_back(a);
+  }
+  kokkos_strings_ = kokkos_args_for_rank(kokkos_strings_, mpi);
+  for (auto& a : kokkos_strings_) kokkos_args_.push_back(a.data());
+  kokkos_argc_ = static_cast<int>(kokkos_args_.size());
+  kokkos_args_.push_back(nullptr);
+}
+
+std::vector<char*> KokkosArguments::remaining() {
+  std::vector<char*> args(kokkos_args_.begin(), kokkos_args_.begin() + kokkos_argc_);
+  for (auto& a : help_strings_) args.push_back(a.data());
+  return args;
+}
+
+}  // namespace apsp::cli

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The command line as Kokkos and CLI11 each get it. Kokkos takes its own --kokkos-* options
+// first; under MPI each rank's device and thread count are chosen here, before Kokkos starts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "apsp/mpi/runtime.hpp"
+
+namespace apsp::cli {
+
+class KokkosArguments {
+ public:
+  /// Splits argv: --help/-h are kept away from Kokkos (3.x answers an un-prefixed --help);
+  /// with several ranks on a node, each takes the GPU of its node-local rank (a device chosen
+  /// on the command line would put them all on one GPU: said on rank 0) and, unless threads
+  /// were asked for, a share of the node's cores for its host threads.
+  KokkosArguments(int argc, char* argv[], const mpi::Runtime& mpi);
+
+  /// For Kokkos::initialize: argc (updated by Kokkos as it removes its options) and argv.
+  int& argc() { return kokkos_argc_; }
+  char** argv() { return kokkos_args_.data(); }
+
+  /// What Kokkos left, plus any --help, for CLI11. Valid after Kokkos is initialised.
+  std::vector<char*> remaining();
+
+ private:
+  std::vector<std::string> kokkos_strings_, help_strings_;
+  std::vector<char*> kokkos_args_;
+  int kokkos_argc_ = 0;
+};
+
+}  // namespace apsp::cli

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The pipeline's policy for the ranks of an MPI job (src/pipeline/processes.hpp): each rank
+// holds a contiguous block of tile rows on its own device, stages fail or succeed on every
+// rank alike, figures are the slowest rank's, and each rank writes its rows into one file.
+#pragma once
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../pipeline/processes.hpp"
+#include "../pipeline/single_process.hpp"
+#include "apsp/check/verify.hpp"
+#include "apsp/mpi/distributed_fw.hpp"
+#include "apsp/mpi/runtime.hpp"
+#include "apsp/mpi/shared_output.hpp"
+#include "apsp/pipeline/run_report.hpp"
+#include "apsp/solver/distance_matrix.hpp"
+#include "apsp/solver/tile_row_partition.hpp"
+#include "backend_runtime.hpp"
+#include "collective.hpp"
+
+namespace apsp::mpi {
+
+/// Every rank's device, as one line: identical names counted ("AMD EPYC 7B13 x4"), GPUs
+/// listed one by one (their names carry the device number). Collective.
+std::string devices_of_all_ranks(MPI_Comm comm, const std::string& mine);
+
+/// The self-check's verdict over ranks: rows checked summed; the first mismatch reported is
+/// that of the lowest rank that found one (rows ascend with ranks). Collective.
+VerifyReport combine_verdicts(MPI_Comm comm, const VerifyReport& local);
+
+class MpiRanks {
+ public:
+  static constexpr bool kMpi = true;
+  /// `mpi_io`: write through MPI-IO even when every rank is on one node.
+  MpiRanks(const Runtime& rt, bool mpi_io) : rt_(rt), mapped_output_(rt.nodes() == 1 && !mpi_io) {}
+
+  MPI_Comm comm() const { return comm_; }
+  int rank() const { return rt_.rank(); }
+  int ranks() const { return rt_.size(); }
+  int nodes() const { return rt_.nodes(); }
+  int ranks_on_node() const { return rt_.local_size(); }
+  TileRowPartition partition(int tiles) const { return TileRowPartition{tiles, rt_.size()}; }
+  /// Whether MPI moves the matrix's memory itself (a host backend, or CUDA-aware MPI).
+  template <class ExecSpace>
+  static bool direct() {
+    return host_is_device<ExecSpace>() || cuda_aware();  // CUDA is the one device backend
+  }
+  template <class ExecSpace>
+  void describe(RunReport& report) const {
+    report.ranks = ranks();
+    report.nodes = nodes();
+    report.message_path = direct<ExecSpace>()
+                              ? (host_is_device<ExecSpace>() ? "host memory" : "device buffers (CUDA-aware MPI)")
+                              : "pinned host staging";
+  }
+
+  template <class Stage>
+  void collectively(Stage&& stage) const {
+    apsp::mpi::collectively(comm_, std::forward<Stage>(stage));
+  }
+  double slowest(double seconds) const {
+    double m = seconds;
+    MPI_Allreduce(&seconds, &m, 1, MPI_DOUBLE, MPI_MAX, comm_);
+    return m;
+  }
+  void barrier() const { MPI_Barrier(comm_); }
+  std::string devices(const std::string& mine) const { return devices_of_all_ranks(comm_, mine); }
+  VerifyReport combine(const VerifyReport& local) const { return combine_verdicts(comm_, local); }
+
+  /// One node: ranks copy into a shared mapping, the node's writer threads split among them.
+  int write_threads(int requested) const {
+    if (!mapped_output_) return 1;
+    return requested > 0 ? requested : std::max(1, Impl::default_write_threads(0) / rt_.local_size());
+  }
+  std::unique_ptr<ResultFile> open_output(const std::string& path, int64_t cols, int threads) const {
+    return std::make_unique<SharedOutputFile>(comm_, path, cols, mapped_output_, threads);
+  }
+
+  /// Two pivot row blocks where the matrix lives, and one in pinned host memory unless MPI
+  /// reads device memory.
+  template <class ExecSpace>
+  Impl::SolverMemory solver_memory(int64_t vertices, int block) const {
+    using FW = DistributedFloydWarshall<ExecSpace>;
+    return {FW::buffer_bytes(vertices, block, true),
+            direct<ExecSpace>() ? 0 : FW::buffer_bytes(vertices, block, false)};
+  }
+  /// Every round over the ranks (DistributedFloydWarshall).
+  template <class ExecSpace>
+  class Solver {
+   public:
+    Solver(const MpiRanks& procs, const DistanceMatrix<ExecSpace>& d)
+        : fw_(procs.comm(), d, procs.partition(d.blocks()), direct<ExecSpace>()) {}
+    template <class AfterRound>
+    Impl::SolveSeconds solve(bool phase_times, AfterRound&& after_round) {
+      typename DistributedFloydWarshall<ExecSpace>::Seconds s;
+      fw_.solve(s, phase_times, after_round);
+      Impl::SolveSeconds out;
+      for (int i = 0; i < 3; ++i) out.phase[i] = s.phase[i];
+      out.mpi = s.mpi;
+      out.staging = s.staging;
+      return out;
+    }
+
+   private:
+    DistributedFloydWarshall<ExecSpace> fw_;
+  };
+
+ private:
+  const Runtime& rt_;
+  MPI_Comm comm_ = MPI_COMM_WORLD;
+  bool mapped_output_;
+};
+
+}  // namespace apsp::mpi

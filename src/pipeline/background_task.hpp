@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Work on a host thread beside the device's (allocating the output while the GPU computes).
+#pragma once
+
+#include <exception>
+#include <thread>
+#include <utility>
+
+namespace apsp::Impl {
+
+/// wait() joins the thread and rethrows what it threw; the destructor joins.
+class BackgroundTask {
+ public:
+  template <class F>
+  explicit BackgroundTask(F&& f)
+      : thread_([this, f = std::forward<F>(f)]() mutable {
+          try {
+            f();
+          } catch (...) {
+            error_ = std::current_exception();
+          }
+        }) {}
+  BackgroundTask(const BackgroundTask&) = delete;
+  BackgroundTask& operator=(const BackgroundTask&) = delete;
+  ~BackgroundTask() {
+    if (thread_.joinable()) thread_.join();
+  }
+  void wait() {
+    if (thread_.joinable()) thread_.join();
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  }
+
+ private:
+  std::exception_ptr error_;  // before thread_: set by it
+  std::thread thread_;
+};
+
+}  // namespace apsp::Impl

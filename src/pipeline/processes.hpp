@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The processes a run is spread over, as the pipeline (run_stages.hpp) sees them. Two
+// policies implement this: SingleProcess (single_process.hpp: one process, every call free)
+// and MpiRanks (src/mpi/mpi_ranks.hpp: the ranks of an MPI job, one device each).
+//
+// A policy `P` provides:
+// - `P::kMpi`: whether the processes are MPI ranks (messages then speak "per rank");
+//   `ranks()`, `nodes()`, `ranks_on_node()`, `partition(tiles)` (which tile rows each holds,
+//   TileRowPartition), `rank()`, `describe(report)` (ranks, nodes and how pivot rows travel);
+// - agreement: `collectively(stage)` runs a stage that may throw; under MPI every rank then
+//   throws the error of the lowest failing rank, so that all leave the same way;
+//   `slowest(seconds)` (the maximum over ranks), `barrier()`, `devices(mine)` (every
+//   process's device, as one line), `combine(local)` (the self-check's verdict over ranks);
+// - the output: `write_threads(requested)` and `open_output(path, cols, threads)`, the
+//   ResultFile that this process writes its rows into;
+// - the solver: `solver_memory<ExecSpace>(V, B)` (what it allocates beside the matrix) and
+//   `Solver<ExecSpace>`, built from (policy, matrix), whose `solve(phase_times, after_round)`
+//   runs every round and returns SolveSeconds.
+#pragma once
+
+#include <cstdint>
+
+namespace apsp::Impl {
+
+/// What a solver spends beside its matrix rows: in the matrix's memory space, and in pinned
+/// host memory (pivot rows staged for an MPI without device support).
+struct SolverMemory {
+  int64_t beside_matrix = 0;
+  int64_t pinned_host = 0;
+};
+
+/// Seconds a solve reports: per phase (only when timed, a fence after each), and under MPI
+/// the time blocked in pivot-row broadcasts and waiting for their copies.
+struct SolveSeconds {
+  double phase[3] = {0, 0, 0};
+  double mpi = 0, staging = 0;
+};
+
+}  // namespace apsp::Impl

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The whole run, written once for one process and for the ranks of an MPI job: read and
+// check, memory check, output reservation, build, solve, verify, copy back, write, commit.
+// What differs between the two is a policy (processes.hpp): agreement on errors, reductions,
+// the rows each process holds and the file it writes them into.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "apsp/check/verify.hpp"
+#include "apsp/io/graph_file.hpp"
+#include "apsp/io/output_file.hpp"
+#include "apsp/pipeline/pipeline.hpp"
+#include "apsp/solver/block_size.hpp"
+#include "apsp/solver/build_from_edges.hpp"
+#include "apsp/solver/distance_matrix.hpp"
+#include "apsp/solver/tile_row_partition.hpp"
+#include "backend_runtime.hpp"
+#include "backend_traits.hpp"
+#include "background_task.hpp"
+#include "processes.hpp"
+#include "result_rows.hpp"
+#include "stage_clock.hpp"
+
+namespace apsp::Impl {
+
+/// Sizes the run for this process (the one that holds the most rows) and refuses it, naming
+/// both figures, when the host or the device cannot hold it.
+template <class ExecSpace, class Procs>
+void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, RunReport& rep) {
+  constexpr bool on_device = !host_is_device<ExecSpace>();
+  const int64_t v = rep.vertices, n = padded_size(v, rep.block);
+  const int64_t rows = matrix_bytes(v, rep.block, most_rows);
+  const SolverMemory extra = procs.template solver_memory<ExecSpace>(v, rep.block);
+  if (on_device) {
+    rep.device_bytes =
+        rows + extra.beside_matrix + 3 * int64_t(sizeof(int32_t)) * std::min<int64_t>(kEdgeChunk, rep.edges);
+    rep.host_bytes = result_chunk_bytes(v, rep.block, opt.result_chunk_bytes) + extra.pinned_host;
+  } else {
+    rep.host_bytes = rows + extra.beside_matrix;
+  }
+  const std::string what =
+      "V = " + std::to_string(v) + (Procs::kMpi ? " on " + std::to_string(procs.ranks()) + " ranks" : "");
+  const char* per = Procs::kMpi ? " per rank" : "";
+  const std::string matrix =
+      Procs::kMpi ? std::to_string(most_rows) + " rows of the " + std::to_string(n) + "^2 int32 matrix, pivot rows"
+                  : std::to_string(n) + "^2 int32 distance matrix";
+  procs.collectively([&] {
+    // The ranks of a node share its memory.
+    const int64_t node_bytes = rep.host_bytes * procs.ranks_on_node();
+    const int64_t available = opt.host_memory_limit > 0 ? opt.host_memory_limit : host_memory_available();
+    if (node_bytes > available)
+      throw InputError(opt.input + ": " + what + " needs " + gigabytes(rep.host_bytes) + " of host memory" + per +
+                       " (" +
+                       (procs.ranks_on_node() > 1
+                            ? std::to_string(procs.ranks_on_node()) + " ranks on this node: " + gigabytes(node_bytes)
+                        : on_device ? std::string("pinned result buffers")
+                                    : matrix) +
+                       "), but only " + gigabytes(available) + " is available");
+    if (!on_device) return;
+    const int64_t free_bytes = BackendRuntime<ExecSpace>::device_memory_available();
+    if (rep.device_bytes > free_bytes)
+      throw InputError(opt.input + ": " + what + " needs " + gigabytes(rep.device_bytes) + " of " + rep.backend +
+                       " device memory" + per + " (" + matrix + ", edge staging), but only " + gigabytes(free_bytes) +
+                       " is free");
+  });
+}
+
+/// The self-check where the rows live: each process checks the sampled sources it holds
+/// against Dijkstra; the policy combines the verdicts.
+template <class ExecSpace, class Procs>
+VerifyReport verify_held_rows(const Procs& procs, const DistanceMatrix<ExecSpace>& d, const GraphFile& graph,
+                              int64_t requested) {
+  std::vector<int64_t> mine;
+  for (int64_t s : verify_sources(d.vertices, requested))
+    if (s >= d.first_row && s < d.first_row + result_rows(d)) mine.push_back(s);
+  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  VerifyReport local;
+  if (!mine.empty())
+    local = verify_rows(
+        graph, mine, [&](int64_t s) { return result_row(d, s); }, threads);
+  return procs.combine(local);
+}
+
+/// Writes the rows `d` holds: from the matrix itself on the host; from a device straight into
+/// the pinned file where `direct` is set, else in chunks through pinned buffers. Returns the
+/// seconds spent waiting for device copies.
+template <class ExecSpace>
+double write_held_rows(const DistanceMatrix<ExecSpace>& d, ResultFile& out, char*& direct, int64_t chunk_bytes) {
+  using Runtime = BackendRuntime<ExecSpace>;
+  const int64_t rows = result_rows(d);
+  if constexpr (host_is_device<ExecSpace>()) {
+    out.reserve_rows(d.first_row, rows);
+    out.write_rows(d.data.data(), d.first_row, rows, d.n);
+    return 0;
+  } else {
+    if (direct == nullptr)
+      return copy_back_in_chunks(d, chunk_bytes, [&](const int32_t* data, int64_t first, int64_t count, int64_t ld) {
+        out.write_rows(data, first, count, ld);
+      });
+    const auto t0 = Clock::now();
+    const size_t row_bytes = size_t(d.vertices) * sizeof(int32_t);
+    ExecSpace exec;
+    Runtime::copy_rows_to_host(exec, direct, row_bytes, d.data.data(), size_t(d.n) * sizeof(int32_t), row_bytes,
+                               size_t(rows));
+    exec.fence();
+    const double waited = seconds_since(t0);
+    Runtime::unpin_host_memory(std::exchange(direct, nullptr));
+    return waited;
+  }
+}
+
+template <class ExecSpace, class Procs>
+RunReport run_stages(const RunOptions& opt, Procs& procs) {
+  using Runtime = BackendRuntime<ExecSpace>;
+  const auto t_start = Clock::now();
+  RunReport rep;
+  rep.backend = ExecSpace::name();
+  rep.concurrency = ExecSpace().concurrency();
+  rep.block = opt.block_size > 0 ? opt.block_size : BackendTraits<ExecSpace>::default_block;
+  procs.template describe<ExecSpace>(rep);
+  procs.collectively([&] {
+    check_block_size<ExecSpace>(rep.block);
+    OutputFile::check_writable(opt.output);
+  });
+
+  // Read: header checks, then the edge list mapped (and read) into memory; every process
+  // checks it (the page cache holds one copy per node) and keeps the edges of its rows.
+  auto t0 = Clock::now();
+  std::optional<ScopedRegion> region(std::in_place, "apsp::read");
+  std::optional<GraphFile> graph;
+  procs.collectively([&] { graph.emplace(GraphFile::open(opt.input)); });
+  rep.vertices = graph->vertices();
+  rep.edges = graph->edges();
+  const int B = rep.block;
+  const TileRowPartition part = procs.partition(static_cast<int>(padded_size(rep.vertices, B) / B));
+  check_memory<ExecSpace>(opt, procs, int64_t(part.count(0)) * B, rep);  // the first holds the most
+  rep.seconds.read = procs.slowest(seconds_since(t0));
+
+  // The temporary output file exists from here on (removed again on any failure), so that an
+  // output path that cannot be written fails before any work or any banner.
+  rep.write_threads = procs.write_threads(opt.write_threads);
+  const std::unique_ptr<ResultFile> out = procs.open_output(opt.output, rep.vertices, rep.write_threads);
+
+  // Build this process's rows of the distance matrix from the edges, where it solves.
+  t0 = Clock::now();
+  region.emplace("apsp::build");
+  std::optional<DistanceMatrix<ExecSpace>> d;
+  std::optional<typename Procs::template Solver<ExecSpace>> solver;
+  procs.collectively([&] {
+    const int r = procs.rank();
+    d.emplace(rep.vertices, B, int64_t(part.first(r)) * B, int64_t(part.count(r)) * B);
+    initialise_from_edges(*d, *graph);
+    solver.emplace(procs, *d);
+  });
+  region.reset();
+  rep.seconds.build = procs.slowest(seconds_since(t0));
+  rep.device = procs.devices(Runtime::device_name());
+  if (opt.on_start) opt.on_start(rep);
+
+  // The output's blocks do not depend on the result: a device backend allocates them while
+  // the device computes. When the file lives in memory (tmpfs), its pages are also pinned, so
+  // that the device copies the result straight into the file instead of through a staging
+  // buffer and a second copy by the host (6.4 GB at V = 40000: docs/results.md).
+  char* direct = nullptr;
+  struct Unpin {  // on every way out, after `reserve` has joined (declared before it)
+    char*& memory;
+    ~Unpin() {
+      if (memory != nullptr) Runtime::unpin_host_memory(memory);
+    }
+  } unpin{direct};
+  std::optional<BackgroundTask> reserve;
+  if constexpr (!host_is_device<ExecSpace>())
+    reserve.emplace([&] {
+      const int64_t rows = result_rows(*d);
+      out->reserve_rows(d->first_row, rows);
+      char* mem = out->reserved_memory();
+      if (mem != nullptr && Runtime::pin_host_memory(mem, size_t(rows * rep.vertices) * sizeof(int32_t))) direct = mem;
+    });
+
+  procs.barrier();  // the solve starts together on every process
+  t0 = Clock::now();
+  {
+    ScopedRegion r("apsp::solve");
+    const SolveSeconds s =
+        solver->solve(opt.phase_times, ProgressThrottle<ExecSpace>(opt.on_progress, opt.progress_interval, t0));
+    procs.barrier();
+    // The slowest process's, like every other figure: processes leave the first barrier at
+    // slightly different times, and one's time blocked in MPI may exceed another's solve.
+    rep.seconds.solve = procs.slowest(seconds_since(t0));
+    rep.phases_timed = opt.phase_times;
+    for (int i = 0; i < 3; ++i) rep.phase_seconds[i] = procs.slowest(s.phase[i]);
+    rep.seconds.mpi = procs.slowest(s.mpi);
+    rep.seconds.staging = procs.slowest(s.staging);
+  }
+  solver.reset();
+
+  if (opt.perturb_row >= 0) procs.collectively([&] { perturb_entry(*d, opt.perturb_row, opt.perturb_col); });
+
+  if (opt.verify_rows >= 0) {
+    ScopedRegion r("apsp::verify");
+    t0 = Clock::now();
+    procs.collectively([&] { rep.verify = verify_held_rows(procs, *d, *graph, opt.verify_rows); });
+    rep.verified = true;
+    rep.seconds.verify = procs.slowest(seconds_since(t0));
+    if (!rep.verify.passed) {  // a wrong answer is not written as if it were a result
+      rep.seconds.total = procs.slowest(seconds_since(t_start));
+      return rep;
+    }
+  }
+
+  // Write: every process its own rows, at their place in the one file.
+  region.emplace("apsp::write");
+  t0 = Clock::now();
+  double copy_wait = 0;
+  procs.collectively([&] {
+    if (reserve) reserve->wait();
+    copy_wait = write_held_rows(*d, *out, direct, opt.result_chunk_bytes);
+  });
+  out->commit();
+  rep.written = true;
+  rep.seconds.copy_back = procs.slowest(copy_wait);
+  rep.seconds.write = procs.slowest(seconds_since(t0)) - rep.seconds.copy_back;
+  rep.seconds.total = procs.slowest(seconds_since(t_start));
+  return rep;
+}
+
+}  // namespace apsp::Impl

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The pipeline's policy for one process holding the whole matrix (processes.hpp): every
+// agreement is trivial and inlines away, so the single-process run makes no MPI call and no
+// extra copy.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "apsp/check/verify.hpp"
+#include "apsp/io/output_file.hpp"
+#include "apsp/pipeline/run_report.hpp"
+#include "apsp/solver/blocked_fw.hpp"
+#include "apsp/solver/tile_row_partition.hpp"
+#include "processes.hpp"
+
+namespace apsp::Impl {
+
+/// Parallel writers of one process's output: as asked, else one per core up to 8.
+inline int default_write_threads(int requested) {
+  return requested > 0 ? requested : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+}
+
+class SingleProcess {
+ public:
+  static constexpr bool kMpi = false;
+  int rank() const { return 0; }
+  int ranks() const { return 1; }
+  int nodes() const { return 1; }
+  int ranks_on_node() const { return 1; }
+  TileRowPartition partition(int tiles) const { return TileRowPartition{tiles, 1}; }
+  template <class ExecSpace>
+  void describe(RunReport& /*report*/) const {}
+
+  template <class Stage>
+  void collectively(Stage&& stage) const {
+    stage();
+  }
+  double slowest(double seconds) const { return seconds; }
+  void barrier() const {}
+  std::string devices(const std::string& mine) const { return mine; }
+  VerifyReport combine(const VerifyReport& local) const { return local; }
+
+  int write_threads(int requested) const { return default_write_threads(requested); }
+  std::unique_ptr<ResultFile> open_output(const std::string& path, int64_t cols, int threads) const {
+    return std::make_unique<OutputFile>(path, cols, threads);
+  }
+
+  template <class ExecSpace>
+  SolverMemory solver_memory(int64_t /*vertices*/, int /*block*/) const {
+    return {};
+  }
+  /// Every round on the one device (BlockedFloydWarshall, with its look-ahead).
+  template <class ExecSpace>
+  class Solver {
+   public:
+    Solver(const SingleProcess& /*procs*/, const DistanceMatrix<ExecSpace>& d) : d_(d) {}
+    template <class AfterRound>
+    SolveSeconds solve(bool phase_times, AfterRound&& after_round) {
+      using FW = BlockedFloydWarshall<ExecSpace>;
+      typename FW::PhaseSeconds phases;
+      FW::solve(d_, phase_times ? &phases : nullptr, after_round);
+      SolveSeconds s;
+      for (int i = 0; i < 3; ++i) s.phase[i] = phases.phase[i];
+      return s;
+    }
+
+   private:
+    const DistanceMatrix<ExecSpace>& d_;
+  };
+};
+
+}  // namespace apsp::Impl

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The MPI layer's pieces on every rank of a real launch (ctest runs this at 1, 2 and 3 ranks):
+// the row partition as the ranks hold it, the distributed rounds against the single-device
+// solver (both pivot-row paths, timed and untimed), the shared output file, and the
+// agreement on errors and on the self-check's verdict.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "apsp/mpi/distributed_fw.hpp"
+#include "apsp/mpi/runtime.hpp"
+#include "apsp/mpi/shared_output.hpp"
+#include "backends_under_test.hpp"
+#include "mpi/collective.hpp"
+#include "mpi/mpi_ranks.hpp"
+#include "reference.hpp"
+
+namespace apsp::test {
+namespace {
+
+int rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int ranks() {
+  int s = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+/// A scratch directory every rank sees (rank 0 makes it and names it), removed at the end.
+class SharedDir {
+ public:
+  SharedDir() {
+    std::string path;
+    if (rank() == 0) path = dir_.path();
+    int length = static_cast<int>(path.size());
+    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    path.resize(size_t(length));
+    MPI_Bcast(path.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+    path_ = path;
+  }
+  ~SharedDir() { MPI_Barrier(MPI_COMM_WORLD); }  // every rank done before rank 0 removes it
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  TempDir dir_;  // made (and removed) on every rank; only rank 0's is used
+  std::string path_;
+};
+
+std::vector<char> read_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::vector<char>(std::istreambuf_iterator<char>(f), {});
+}
+
+TEST(MpiPartition, RanksHoldEveryTileRowOnceInOrder) {
+  for (int tiles : {1, 2, 3, 7, 40}) {
+    const TileRowPartition p{tiles, ranks()};
+    int mine[2] = {p.first(rank()), p.count(rank())};
+    std::vector<int> all(size_t(2 * ranks()));
+    MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, MPI_COMM_WORLD);
+    int next = 0;
+    for (int r = 0; r < ranks(); ++r) {
+      EXPECT_EQ(all[size_t(2 * r)], next) << tiles << " tiles, rank " << r;
+      next += all[size_t(2 * r + 1)];
+    }
+    EXPECT_EQ(next, tiles);
+  }
+}
+
+template <class ExecSpace>
+class DistributedRounds : public ::testing::Test {};
+TYPED_TEST_SUITE(DistributedRounds, Backends, BackendName);
+
+// Each rank builds its rows and runs the rounds with the others; its rows must equal the same
+// rows of the single-device solve (which every rank computes on its own), for graphs with
+// fewer tile rows than ranks, V not a multiple of B, and long paths across ranks.
+TYPED_TEST(DistributedRounds, RowsMatchTheSingleDeviceSolver) {
+  using E = TypeParam;
+  const int B = BackendTraits<E>::default_block;
+  Graph chain{3 * B + 5, {}};
+  for (int32_t i = 0; i + 1 < chain.vertices; ++i)
+    chain.edges.push_back({chain.vertices - 1 - i, chain.vertices - 2 - i, 7});
+  const std::vector<Graph> graphs{random_graph(B / 2 + 3, 0.2, 0, 1000, 5), random_graph(3 * B + 5, 0.03, 0, 1000, 6),
+                                  chain};
+  SharedDir dir;
+  for (size_t gi = 0; gi < graphs.size(); ++gi) {
+    const Graph& g = graphs[gi];
+    const std::string path = dir.file("g" + std::to_string(gi) + ".bin");
+    if (rank() == 0) write_graph(path, g);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto expected = blocked_apsp<E>(g, B);
+    const GraphFile file = GraphFile::open(path);
+    const int n = int(padded_size(g.vertices, B));
+    const TileRowPartition part{n / B, ranks()};
+    for (const bool direct : {true, false})
+      for (const bool timed : {false, true}) {
+        SCOPED_TRACE("V=" + std::to_string(g.vertices) + (direct ? " direct" : " staged") + (timed ? " timed" : ""));
+        DistanceMatrix<E> d(g.vertices, B, int64_t(part.first(rank())) * B, int64_t(part.count(rank())) * B);
+        initialise_from_edges(d, file);
+        typename mpi::DistributedFloydWarshall<E>::Seconds s;
+        int rounds_seen = 0;
+        mpi::DistributedFloydWarshall<E>(MPI_COMM_WORLD, d, part, direct).solve(s, timed, [&](int done, int rounds) {
+          EXPECT_EQ(done, ++rounds_seen);
+          EXPECT_EQ(rounds, n / B);
+        });
+        EXPECT_EQ(rounds_seen, n / B);
+        auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.data);
+        int64_t wrong = 0;
+        for (int64_t i = 0; i < d.rows && d.first_row + i < g.vertices; ++i)
+          for (int64_t j = 0; j < g.vertices; ++j)
+            wrong += h(size_t(i * d.n + j)) != expected[size_t((d.first_row + i) * g.vertices + j)];
+        EXPECT_EQ(wrong, 0) << "rank " << rank();
+      }
+  }
+}
+
+// Every rank writes its rows of one file, through the node's shared mapping and through
+// MPI-IO; the file appears only at commit, and a file never committed leaves nothing behind.
+TEST(MpiSharedOutput, EveryRankWritesItsRowsOfOneFile) {
+  SharedDir dir;
+  const int64_t v = 37, ld = 40;
+  const TileRowPartition part{int(v), ranks()};  // one row per "tile"
+  std::vector<int32_t> m(size_t(v * ld));
+  for (size_t i = 0; i < m.size(); ++i) m[i] = int32_t(i * 7919 % 100003);
+  for (const bool one_node : {true, false}) {
+    const std::string path = dir.file(one_node ? "mapped" : "mpiio");
+    {
+      mpi::SharedOutputFile out(MPI_COMM_WORLD, path, v, one_node, 2);
+      const int64_t first = part.first(rank()), rows = part.count(rank());
+      out.reserve_rows(first, rows);
+      EXPECT_EQ(out.reserved_memory(), nullptr);
+      out.write_rows(m.data() + first * ld, first, rows, ld);
+      out.commit();
+    }
+    if (rank() == 0) {
+      const auto bytes = read_bytes(path);
+      ASSERT_EQ(bytes.size(), size_t(v * v * 4)) << path;
+      const auto* got = reinterpret_cast<const int32_t*>(bytes.data());
+      for (int64_t r = 0; r < v; ++r)
+        for (int64_t c = 0; c < v; ++c) ASSERT_EQ(got[r * v + c], m[size_t(r * ld + c)]) << path;
+    }
+  }
+  const std::string kept = dir.file("kept");
+  if (rank() == 0) write_raw(kept, {42});
+  MPI_Barrier(MPI_COMM_WORLD);
+  { mpi::SharedOutputFile out(MPI_COMM_WORLD, kept, v, true, 1); }  // no commit: as when a run fails
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank() == 0) {
+    const auto bytes = read_bytes(kept);
+    ASSERT_EQ(bytes.size(), 4u);
+    EXPECT_EQ(*reinterpret_cast<const int32_t*>(bytes.data()), 42);
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(kept).parent_path()))
+      EXPECT_EQ(entry.path().filename().string().rfind("kept.tmp", 0), std::string::npos) << entry.path();
+  }
+}
+
+// A stage that fails on some ranks fails on every rank, with the error of the lowest failing
+// rank and its kind (bad input, bad option, other).
+TEST(MpiErrorAgreement, EveryRankThrowsTheLowestFailingRanksError) {
+  EXPECT_NO_THROW(mpi::collectively(MPI_COMM_WORLD, [] {}));
+  const int last = ranks() - 1;
+  try {
+    mpi::collectively(MPI_COMM_WORLD, [&] {
+      if (rank() >= last) throw InputError("bad edge on rank " + std::to_string(rank()));
+    });
+    ADD_FAILURE() << "no error on rank " << rank();
+  } catch (const InputError& e) {
+    const std::string expected =
+        (last > 0 ? "rank " + std::to_string(last) + ": " : std::string()) + "bad edge on rank " + std::to_string(last);
+    EXPECT_EQ(std::string(e.what()), expected);
+  }
+  EXPECT_THROW(mpi::collectively(MPI_COMM_WORLD,
+                                 [&] {
+                                   if (rank() == 0) throw std::invalid_argument("bad option");
+                                 }),
+               std::invalid_argument);
+  EXPECT_THROW(mpi::collectively(MPI_COMM_WORLD,
+                                 [&] {
+                                   if (rank() == last) throw std::runtime_error("disk full");
+                                 }),
+               std::runtime_error);
+  EXPECT_TRUE(mpi::failure_agreed());
+}
+
+// The self-check's verdict over ranks: rows summed, the lowest failing rank's mismatch.
+TEST(MpiErrorAgreement, SelfCheckVerdictsCombine) {
+  VerifyReport mine;
+  mine.rows_checked = rank() + 1;
+  mine.seconds = 0.5 * rank();
+  const bool fails = rank() % 2 == 1 || ranks() == 1;
+  if (fails) {
+    mine.passed = false;
+    mine.first_mismatch = "d(" + std::to_string(rank()) + ", 0) = 1, Dijkstra gives 2";
+  }
+  const VerifyReport all = mpi::combine_verdicts(MPI_COMM_WORLD, mine);
+  EXPECT_EQ(all.rows_checked, int64_t(ranks()) * (ranks() + 1) / 2);
+  EXPECT_DOUBLE_EQ(all.seconds, 0.5 * (ranks() - 1));
+  EXPECT_FALSE(all.passed);
+  const int first = ranks() == 1 ? 0 : 1;
+  EXPECT_EQ(all.first_mismatch, "d(" + std::to_string(first) + ", 0) = 1, Dijkstra gives 2");
+  EXPECT_EQ(mpi::devices_of_all_ranks(MPI_COMM_WORLD, "CPU"),
+            ranks() > 1 ? "CPU x" + std::to_string(ranks()) : std::string("CPU"));
+}
+
+}  // namespace
+}  // namespace apsp::test
