@@ -14,7 +14,7 @@ log() { echo "[deps] $*" >&2; }
 
 need_pkgs=(cmake ninja-build g++ libgtest-dev libcli11-dev nlohmann-json3-dev
            libopenmpi-dev openmpi-bin python3-scipy python3-numpy python3-matplotlib dpkg-dev
-           clang-format git)
+           clang-format clang-tidy git)
 missing=()
 for p in "${need_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

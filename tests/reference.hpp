@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <queue>
 #include <random>
 #include <string>
@@ -106,7 +107,10 @@ class TempDir {
     char tmpl[] = "/tmp/apsp_test.XXXXXX";
     path_ = ::mkdtemp(tmpl);
   }
-  ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
   std::string file(const std::string& name) const { return path_ + "/" + name; }
   const std::string& path() const { return path_; }
 

@@ -212,7 +212,7 @@ TEST(PipelineTest, WholeRunMatchesDijkstraOnEveryBackend) {
     opt.input = dir.file("g");
     opt.output = dir.file("out_" + backend);
     opt.backend = backend;
-    opt.result_chunk_bytes = 7 * 192 * 4;  // a device backend brings the result back in many chunks
+    opt.result_chunk_bytes = int64_t(7) * 192 * 4;  // a device backend brings the result back in many chunks
     const RunReport r = run_pipeline(opt);
     EXPECT_EQ(r.vertices, 150);
     EXPECT_EQ(r.backend, backend);

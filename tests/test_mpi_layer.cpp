@@ -69,7 +69,7 @@ TEST(MpiPartition, RanksHoldEveryTileRowOnceInOrder) {
     int next = 0;
     for (int r = 0; r < ranks(); ++r) {
       EXPECT_EQ(all[size_t(2 * r)], next) << tiles << " tiles, rank " << r;
-      next += all[size_t(2 * r + 1)];
+      next += all[2 * size_t(r) + 1];
     }
     EXPECT_EQ(next, tiles);
   }
@@ -100,7 +100,11 @@ TYPED_TEST(DistributedRounds, RowsMatchTheSingleDeviceSolver) {
     const GraphFile file = GraphFile::open(path);
     const int n = int(padded_size(g.vertices, B));
     const TileRowPartition part{n / B, ranks()};
-    for (const bool direct : {true, false})
+    // Pivot rows staged through pinned host memory always; handed to MPI where they lie only
+    // where MPI can read that memory (a host backend, or CUDA-aware MPI), as the pipeline does.
+    std::vector<bool> paths{false};
+    if (mpi::MpiRanks::direct<E>()) paths.push_back(true);
+    for (const bool direct : paths)
       for (const bool timed : {false, true}) {
         SCOPED_TRACE("V=" + std::to_string(g.vertices) + (direct ? " direct" : " staged") + (timed ? " timed" : ""));
         DistanceMatrix<E> d(g.vertices, B, int64_t(part.first(rank())) * B, int64_t(part.count(rank())) * B);

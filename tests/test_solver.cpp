@@ -19,7 +19,7 @@ class Solver : public ::testing::Test {
 
   // Checks the blocked result against both references and returns it.
   static std::vector<int32_t> check(const Graph& g, int block) {
-    const auto got = blocked_apsp<ExecSpace>(g, block);
+    auto got = blocked_apsp<ExecSpace>(g, block);
     const auto fw = naive_apsp(g);
     const auto dj = dijkstra_apsp(g);
     EXPECT_EQ(fw, dj) << "the two references disagree";
@@ -163,7 +163,7 @@ TEST(Verify, AcceptsTheTrueDistancesAndCatchesOneWrongEntry) {
   };
   const auto all = verify_sources(g.vertices, 0);
   EXPECT_TRUE(verify_rows(file, all, row, 3).passed);
-  truth[size_t(123 * g.vertices + 45)] += 1;
+  truth[size_t(123) * size_t(g.vertices) + 45] += 1;
   const VerifyReport bad = verify_rows(file, all, row, 3);
   EXPECT_FALSE(bad.passed);
   EXPECT_EQ(bad.first_mismatch.rfind("d(123, 45) = ", 0), 0u) << bad.first_mismatch;

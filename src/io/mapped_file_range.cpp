@@ -60,6 +60,7 @@ void MappedFileRange::copy_rows(const int32_t* data, int64_t first_row, int64_t 
   char* dst = map_ + (first_row * row_bytes - base_);
   threads = static_cast<int>(std::clamp<int64_t>(threads, 1, std::max<int64_t>(rows, 1)));
   std::vector<std::thread> pool;
+  pool.reserve(size_t(threads));
   for (int t = 0; t < threads; ++t)
     pool.emplace_back([=] {
       for (int64_t r = rows * t / threads; r < rows * (t + 1) / threads; ++r)

@@ -105,6 +105,7 @@ void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows
   // Otherwise parallel pwrites (one contiguous range per thread when the rows are unpadded).
   threads = static_cast<int>(std::clamp<int64_t>(threads, 1, std::max<int64_t>(rows, 1)));
   std::vector<std::thread> pool;
+  pool.reserve(size_t(threads));
   std::vector<std::string> errors(threads);
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {

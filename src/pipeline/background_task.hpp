@@ -4,6 +4,7 @@
 
 #include <exception>
 #include <thread>
+#include <type_traits>
 #include <utility>
 
 namespace apsp::Impl {
@@ -11,7 +12,7 @@ namespace apsp::Impl {
 /// wait() joins the thread and rethrows what it threw; the destructor joins.
 class BackgroundTask {
  public:
-  template <class F>
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, BackgroundTask>>>
   explicit BackgroundTask(F&& f)
       : thread_([this, f = std::forward<F>(f)]() mutable {
           try {

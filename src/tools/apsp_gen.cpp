@@ -100,7 +100,8 @@ void random_pairs(EdgeWriter& out, Rng& rng, int64_t lo, int64_t n, double p, in
 
 }  // namespace
 
-int main(int argc, char* argv[]) {
+// Option set-up (CLI11) throws only on a programming error; the work itself is in a try.
+int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape)
   int64_t vertices = 0, edges = -1, components = 2;
   uint64_t seed = 1;
   int32_t wmin = 0, wmax = 1000;
@@ -135,7 +136,9 @@ int main(int argc, char* argv[]) {
       components = std::min(components, vertices);
       double within = 0;
       for (int64_t c = 0; c < components; ++c) {
-        const double n = double(vertices * (c + 1) / components - vertices * c / components);
+        // Component c is vertices [V c / K, V (c + 1) / K): whole-number bounds.
+        const int64_t lo = vertices * c / components, hi = vertices * (c + 1) / components;
+        const auto n = double(hi - lo);
         within += n * (n - 1);
       }
       for (int64_t c = 0; c < components; ++c) {

@@ -15,6 +15,10 @@
 
 namespace apsp::Impl {
 
+// 32-bit offsets on purpose: products of tile indices and pitches stay below B * ld < 2^31
+// (check_block_size, padded_size), and 64-bit ones cost a GPU thread registers it has not got.
+// NOLINTBEGIN(bugprone-implicit-widening-of-multiplication-result)
+
 /// A compile-time int: where the backend caps B and S (kMaxBlock, kMaxSlice), counts,
 /// pitches and offsets built from it fold into immediates.
 template <int N>
@@ -141,5 +145,7 @@ struct SliceCopies {
 };
 
 /// The register-tile product for one shape (see min_plus_product), over `slice_count`
+
+// NOLINTEND(bugprone-implicit-widening-of-multiplication-result)
 
 }  // namespace apsp::Impl

@@ -15,6 +15,10 @@
 
 namespace apsp::Impl {
 
+// 32-bit offsets on purpose: products of tile indices and pitches stay below B * ld < 2^31
+// (check_block_size, padded_size), and 64-bit ones cost a GPU thread registers it has not got.
+// NOLINTBEGIN(bugprone-implicit-widening-of-multiplication-result)
+
 /// Tile operations shared by the three phase kernels.
 ///
 /// Two execution shapes, chosen by the backend (BackendTraits::kRegisterTiles):
@@ -73,7 +77,9 @@ struct TileOps {
         Traits::template async_wait<0>();
       }
       team.team_barrier();  // ... and everyone's
+      // The same call thrice, each with another type of slice depth (compile-time or not).
       if constexpr (!std::is_same_v<Slice, int>)
+        // NOLINTNEXTLINE(bugprone-branch-clone)
         t.template relax<Traits::kPivotRun>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), S);
       else if (S == Traits::kMaxSlice)
         t.template relax<Traits::kPivotRun>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), Fixed<Traits::kMaxSlice>{});
@@ -166,5 +172,7 @@ struct TileOps {
     }
   }
 };
+
+// NOLINTEND(bugprone-implicit-widening-of-multiplication-result)
 
 }  // namespace apsp::Impl
