@@ -25,9 +25,9 @@ namespace apsp {
 /// - `default_block`: edge length B of a tile (the blocking factor); the matrix is padded
 ///   to a multiple of it. Overridable at run time (`--block-size`), as long as it stays a
 ///   multiple of `kTileRows`, `kTileCols` and `kChunk`.
-/// - `kMinBlock`, `kMaxBlock`, `kMaxSlice`: the smallest and largest B and the largest slice
-///   depth the backend takes (0: no limit);
-///   with limits the staged slices have fixed pitches.
+/// - `kMinBlock`, `kMaxBlock`, `kMaxSlice`: the smallest B, and the largest B and slice depth
+///   that staged slices are laid out for (0: any, with pitches worked out at run time; with
+///   limits the staged slices have fixed pitches); `kLargestBlock`: the largest B taken.
 /// - `kTileRows` x `kTileCols`: the block of results one thread keeps in registers while
 ///   pivots stream through (the "thread tile"), made of runs of `kRowRun` consecutive rows
 ///   and `kColRun` consecutive columns (see include/apsp/solver/thread_tile.hpp).

@@ -33,6 +33,7 @@ struct BackendTraits<Kokkos::Cuda> {
   static constexpr int kMinBlock = 16;   // a team (B^2 / 64 threads) covers a row of B / 4 runs
   static constexpr int kMaxSlice = 16;   // slice_depth(B) <= kMaxSlice
   static constexpr int kMaxBlock = 128;  // staged slices have a fixed pitch of 128 + kScratchPad
+  static constexpr int kLargestBlock = kMaxBlock;
   // pivots read at once from each row of the A operand (one 8-byte shared-memory load)
   static constexpr int kPivotRun = 2;
   static constexpr int kChunk = 4;       // one 16-byte access per thread

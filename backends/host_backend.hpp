@@ -18,7 +18,10 @@ struct HostBackendTraits {
   static constexpr int default_block = 64;
   static constexpr int kMinBlock = 0;
   static constexpr int kMaxSlice = 0;  // no cap
-  static constexpr int kMaxBlock = 0;  // no cap: staged tiles have a pitch of B
+  static constexpr int kMaxBlock = 0;  // no fixed cap: staged tiles have a pitch of B
+  // The largest B taken: two staged 1024^2 tiles are 8 MiB of scratch per thread; beyond that
+  // a block is padding and cache misses (B = 65536 for V = 130 would pad to 17 GB).
+  static constexpr int kLargestBlock = 1024;
   static constexpr int kPivotRun = 1;
   static constexpr int kChunk = 16;
   static constexpr int kScratchPad = 0;

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Every test: install what is missing, build, run the whole ctest suite (unit tests on every
-# enabled backend with OpenMP at 1 and 2 threads, command-line tests, conformance cases).
+# enabled backend with OpenMP at 1 and 2 threads, command-line, fuzz, MPI and style tests,
+# conformance cases); then build once more with UndefinedBehaviorSanitizer on the project's own
+# code and run the suite again there (style checks once are enough), any report failing it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$("$here/scripts/build.sh")
-cd "$build"
-ctest --output-on-failure
+(cd "$build" && ctest --output-on-failure)
+ubsan=$(BUILD_DIR="$here/build-ubsan" CMAKE_ARGS="${CMAKE_ARGS:-} -DAPSP_SANITIZE=undefined" "$here/scripts/build.sh")
+cd "$ubsan"
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -LE style

@@ -11,14 +11,17 @@
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
+#include <string>
 
 #include "apsp/core/errors.hpp"
+#include "apsp/core/process_clock.hpp"
 #include "apsp/mpi/runtime.hpp"
 #include "apsp/pipeline/pipeline.hpp"
 #include "apsp/report/run_record.hpp"
 #include "cli/command_line.hpp"
 #include "cli/console.hpp"
 #include "cli/kokkos_args.hpp"
+#include "cli/thread_binding.hpp"
 #if defined(APSP_HAVE_MPI)
 #include "apsp/mpi/distributed_pipeline.hpp"
 #endif
@@ -55,6 +58,7 @@ int report_failure(const std::exception& e, const apsp::mpi::Runtime& mpi) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  apsp::process_start();                 // the run's clock starts with the process
   apsp::mpi::Runtime mpi(&argc, &argv);  // finalised last
   if (!mpi.active() && apsp::mpi::launched_world_size() > 1) {
     std::fprintf(stderr,
@@ -63,13 +67,16 @@ int main(int argc, char* argv[]) {
                  apsp::mpi::launched_world_size());
     return 2;
   }
-  const bool rank0 = mpi.rank() == 0;  // rank 0 speaks for the job
+  const bool rank0 = mpi.rank() == 0;                                             // rank 0 speaks for the job
+  const std::string binding = apsp::cli::choose_thread_binding(argc, argv, mpi);  // before OpenMP starts
   apsp::cli::KokkosArguments kokkos_args(argc, argv, mpi);
   Kokkos::ScopeGuard kokkos(kokkos_args.argc(), kokkos_args.argv());
 
   int exit_status = 0;
   auto cl = apsp::cli::parse_command_line(kokkos_args.remaining(), rank0, exit_status);
   if (!cl) return exit_status;
+  cl->run.started = mpi.active() ? mpi.init_started() : apsp::process_start();
+  cl->run.thread_binding = binding;
   const bool quiet = cl->quiet || !rank0;
   if (!quiet) cl->run.on_start = apsp::cli::print_banner;
   if (!quiet && (cl->progress || ::isatty(STDERR_FILENO))) cl->run.on_progress = apsp::cli::print_progress;
@@ -80,7 +87,7 @@ int main(int argc, char* argv[]) {
     // Printed once the run has ended, so that a failed run prints one line.
     if (!quiet) apsp::cli::print_breakdown(report);
     if (rank0) apsp::cli::print_verdict(report, quiet);
-    if (!quiet && report.written) apsp::cli::print_result(report);
+    if (!quiet && (report.written || report.discarded)) apsp::cli::print_result(report);
     return report.verified && !report.verify.passed ? 1 : 0;
   } catch (const std::exception& e) {
     return report_failure(e, mpi);

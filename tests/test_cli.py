@@ -8,10 +8,15 @@ import hashlib
 import json
 import os
 import re
+import resource
+import signal
+import socket
+import stat
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import numpy as np
@@ -228,7 +233,8 @@ class BadInput(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             g = os.path.join(tmp, "g.bin")
             write_graph(g, 2000, [(0, 1, 1)])
-            self.expect_refused(g, [g, "V = 2000", "needs", "GB", "available"], extra=["--max-host-memory", "1MB"])
+            self.expect_refused(g, [g, "V = 2000", "needs 16.8 MB", "only 1.00 MB", "available"],
+                                extra=["--max-host-memory", "1MB"])
 
     def test_output_directory_missing(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -259,6 +265,162 @@ class BadInput(unittest.TestCase):
             self.assertNotEqual(p.returncode, 0)
             self.assertIn("block size 7", p.stderr)
             self.assertFalse(os.path.exists(os.path.join(tmp, "out")))
+
+
+def temp_files(folder):
+    """The program's temporary outputs in `folder` (hidden .apsp_kokkos.* files)."""
+    return [n for n in os.listdir(folder) if n.startswith(".apsp_kokkos.")]
+
+
+class Hostile(unittest.TestCase):
+    """What a hostile user (or a bad day) does: nothing that is not the output is ever harmed,
+    nothing is left behind, and every refusal is one line before any work."""
+
+    def refused(self, p, *words):
+        self.assertEqual(p.returncode, 2, p.stderr)
+        lines = p.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertTrue(lines[0].startswith("apsp_kokkos: error: "), lines[0])
+        for w in words:
+            self.assertIn(str(w), lines[0])
+
+    def test_fifo_as_input_is_refused_without_waiting(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fifo = os.path.join(tmp, "fifo")
+            os.mkfifo(fifo)
+            p = subprocess.run([ARGS.exe, fifo, os.path.join(tmp, "out")], capture_output=True, text=True, timeout=20)
+            self.refused(p, fifo, "not a regular file", "a FIFO")
+
+    def test_nodes_that_are_not_regular_files_are_refused_and_left_as_they_are(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 3, [(0, 1, 1)])
+            fifo, sock, sub = (os.path.join(tmp, n) for n in ("fifo", "sock", "sub"))
+            os.mkfifo(fifo)
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            server.bind(sock)
+            os.mkdir(sub)
+            nodes = {fifo: stat.S_ISFIFO, sock: stat.S_ISSOCK, sub: stat.S_ISDIR}
+            if os.geteuid() == 0:  # a device that does not discard (like /dev/zero), made here
+                zero = os.path.join(tmp, "zero")
+                os.mknod(zero, 0o666 | stat.S_IFCHR, os.makedev(1, 5))
+                nodes[zero] = stat.S_ISCHR
+            for node, is_kind in nodes.items():
+                link = node + ".link"
+                os.symlink(node, link)
+                for target in (node, link):
+                    self.refused(run(g, target), target, "only a regular file is replaced")
+                    self.assertTrue(is_kind(os.stat(node).st_mode), node)
+                    self.assertTrue(os.path.islink(link))
+            server.close()
+            self.assertEqual(temp_files(tmp), [])
+
+    @unittest.skipUnless(os.geteuid() == 0, "making a device node needs root")
+    def test_a_discarding_device_is_no_output_and_stays_a_device(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 50, [(i, i + 1, 3) for i in range(49)])
+            null = os.path.join(tmp, "null")
+            os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+            for backend in backends():
+                p = run("--backend", backend, g, null)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertIn("apsp_kokkos RESULT V=50", p.stdout)
+                st = os.stat(null)
+                self.assertTrue(stat.S_ISCHR(st.st_mode))
+                self.assertEqual((os.major(st.st_rdev), os.minor(st.st_rdev)), (1, 3))
+            self.assertEqual(sorted(os.listdir(tmp)), ["g.bin", "null"])
+
+    def test_a_symlink_to_a_regular_file_is_written_through(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 3, [(0, 1, 4), (1, 2, 5)])
+            os.mkdir(os.path.join(tmp, "real"))
+            target = os.path.join(tmp, "real", "out.bin")
+            write_words(target, [9])
+            link = os.path.join(tmp, "out.bin")
+            os.symlink(target, link)
+            run(g, link, check=True)
+            self.assertTrue(os.path.islink(link))
+            self.assertEqual(read_matrix(target, 3)[0].tolist(), [0, 4, 9])
+            self.assertEqual(temp_files(tmp) + temp_files(os.path.join(tmp, "real")), [])
+
+    def test_the_input_is_never_the_output(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 3, [(0, 1, 1)])
+            with open(g, "rb") as f:
+                before = f.read()
+            os.link(g, os.path.join(tmp, "hard"))
+            os.symlink(g, os.path.join(tmp, "soft"))
+            for out in (g, os.path.join(tmp, "hard"), os.path.join(tmp, "soft")):
+                self.refused(run(g, out), "same file as", "overwritten")
+            self.refused(run("--json", g, g, os.path.join(tmp, "o")), "JSON record", "same file as")
+            with open(g, "rb") as f:
+                self.assertEqual(f.read(), before)
+
+    def test_paths_and_options_are_refused_before_any_work(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 130, [(0, 1, 1)])
+            out = os.path.join(tmp, "out")
+            self.refused(run(g, ""), "output path is empty")
+            self.refused(run("--json", os.path.join(tmp, "no", "r.json"), g, out), "JSON record", "does not exist")
+            self.refused(run("--json", out, g, out), "would overwrite the output")
+            self.refused(run("--block-size", 65536, g, out), "block size 65536", "up to")
+            for bad in ("0", "-1", "abc", "12 parsecs"):
+                self.refused(run("--max-host-memory", bad, g, out), "--max-host-memory", bad)
+            p = run("--max-host-memory", "1", g, out)
+            self.refused(p, "V = 130", "needs", "kB", "only 1 B")
+            self.assertEqual(sorted(os.listdir(tmp)), ["g.bin"])
+
+    def test_names_up_to_the_file_system_limit_work(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 3, [(0, 1, 1)])
+            longest = os.path.join(tmp, "o" * os.pathconf(tmp, "PC_NAME_MAX"))
+            run(g, longest, check=True)
+            self.assertEqual(os.path.getsize(longest), 36)
+            self.refused(run(g, longest + "o"), "file name is", "allows")
+
+    def start_and_wait_for_temp(self, tmp, g):
+        """Starts a run and returns it once its temporary output exists."""
+        p = subprocess.Popen([os.path.abspath(ARGS.exe), "--backend", "Serial", g, os.path.join(tmp, "out")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp,
+                             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CORE, (0, 0)))
+        for _ in range(2000):
+            if temp_files(tmp) or p.poll() is not None:
+                break
+            time.sleep(0.005)
+        self.assertTrue(temp_files(tmp), "no temporary output appeared")
+        return p
+
+    def test_every_catchable_signal_leaves_nothing_behind(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            subprocess.run([ARGS.gen, "-n", "2500", "-e", "20000", g], check=True, capture_output=True)
+            for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2,
+                        signal.SIGPIPE, signal.SIGALRM, signal.SIGXCPU, signal.SIGXFSZ):
+                p = self.start_and_wait_for_temp(tmp, g)
+                p.send_signal(sig)
+                p.wait(timeout=30)
+                self.assertEqual(p.returncode, -sig, f"{sig!r}: {p.stderr.read()}")
+                p.stderr.close()
+                self.assertEqual(sorted(os.listdir(tmp)), ["g.bin"], repr(sig))
+
+    def test_the_next_run_removes_what_a_killed_run_left(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            subprocess.run([ARGS.gen, "-n", "2500", "-e", "20000", g], check=True, capture_output=True)
+            p = self.start_and_wait_for_temp(tmp, g)
+            p.kill()
+            p.wait(timeout=30)
+            p.stderr.close()
+            self.assertEqual(len(temp_files(tmp)), 1)  # SIGKILL cannot be caught
+            small = os.path.join(tmp, "small.bin")
+            write_graph(small, 3, [(0, 1, 1)])
+            run(small, os.path.join(tmp, "out2"), check=True)
+            self.assertEqual(sorted(os.listdir(tmp)), ["g.bin", "out2", "small.bin"])
 
 
 class Options(unittest.TestCase):

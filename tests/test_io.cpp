@@ -1,12 +1,22 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Reader and writer: round trips, and every rule of ../shared/spec.md for bad input.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 
+#include "apsp/core/sizes.hpp"
 #include "apsp/io/output_file.hpp"
+#include "apsp/io/output_path.hpp"
+#include "apsp/io/temp_file.hpp"
 #include "apsp/pipeline/pipeline.hpp"
 #include "backends_under_test.hpp"
 #include "enabled_backends.hpp"
@@ -45,9 +55,11 @@ TEST(GraphFileTest, RoundTripOfHeaderAndEdges) {
   EXPECT_EQ(f.vertices(), 50);
   ASSERT_EQ(f.edges(), int64_t(g.edges.size()));
   for (size_t i = 0; i < g.edges.size(); ++i) {
-    EXPECT_EQ(f.edge_data()[3 * i], g.edges[i].src);
-    EXPECT_EQ(f.edge_data()[3 * i + 1], g.edges[i].dst);
-    EXPECT_EQ(f.edge_data()[3 * i + 2], g.edges[i].w);
+    int32_t e[3];
+    f.read_edges(int64_t(i), 1, e);
+    EXPECT_EQ(e[0], g.edges[i].src);
+    EXPECT_EQ(e[1], g.edges[i].dst);
+    EXPECT_EQ(e[2], g.edges[i].w);
   }
 }
 
@@ -116,7 +128,7 @@ TEST(OutputFileTest, WritesRowsOfAPaddedMatrixWithSeveralThreads) {
     const std::string path = dir.file("out" + std::to_string(threads));
     {
       OutputFile out(path, cols, threads);
-      out.reserve_rows(0, rows);
+      out.reserve_rows(0, rows, {});
       out.write_rows(m.data(), 0, rows, ld);
       out.commit();
     }
@@ -135,7 +147,7 @@ TEST(OutputFileTest, WritesRowsOfAPaddedMatrixWithSeveralThreads) {
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t c = 0; c < cols; ++c) src[size_t(r * pitch + c)] = m[size_t(r * ld + c)];
       OutputFile out(path, cols, 3);
-      if (reserved) out.reserve_rows(0, rows);
+      if (reserved) out.reserve_rows(0, rows, {});
       out.write_rows(src.data() + 20 * pitch, 20, rows - 20, pitch);
       out.write_rows(src.data() + 5 * pitch, 5, 15, pitch);
       out.write_rows(src.data(), 0, 5, pitch);
@@ -148,6 +160,48 @@ TEST(OutputFileTest, WritesRowsOfAPaddedMatrixWithSeveralThreads) {
     }
 }
 
+// The reserved rows come ready piece by piece (several threads), each piece whole rows and
+// whole pages, every row once; on tmpfs a piece's memory is the file itself, so what is
+// copied there (as a device does) is the output.
+TEST(OutputFileTest, ReservedRowsComeReadyInPiecesThatCoverEveryRowOnce) {
+  for (const std::string& folder : {std::string("/dev/shm"), std::string()}) {
+    if (!folder.empty() && !exists(folder)) continue;
+    TempDir scratch;
+    const std::string path =
+        (folder.empty() ? scratch.path() : folder) + "/apsp_test_pieces_" + std::to_string(::getpid());
+    for (const int64_t cols : {int64_t(1000), int64_t(1024), int64_t(37)}) {
+      OutputFile out(path, cols, 4);
+      std::mutex lock;
+      std::vector<int> seen(size_t(cols), 0);
+      int pieces = 0, with_memory = 0;
+      out.reserve_rows(0, cols, [&](int64_t first, int64_t rows, char* memory) {
+        std::lock_guard<std::mutex> g(lock);
+        ++pieces;
+        for (int64_t r = first; r < first + rows; ++r) ++seen[size_t(r)];
+        EXPECT_EQ(first * cols * 4 % ::sysconf(_SC_PAGESIZE), 0) << "a piece starts inside a page";
+        if (memory != nullptr) {
+          ++with_memory;
+          for (int64_t r = first; r < first + rows; ++r)
+            for (int64_t c = 0; c < cols; ++c)
+              reinterpret_cast<int32_t*>(memory)[(r - first) * cols + c] = int32_t(r * cols + c);
+        }
+      });
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), cols) << "every row exactly once";
+      if (cols >= 1000) {
+        EXPECT_GT(pieces, 1);
+      }
+      if (folder.empty()) continue;  // memory only where the file lives in memory
+      EXPECT_EQ(with_memory, pieces);
+      out.commit();
+      const auto bytes = read_bytes(path);
+      ASSERT_EQ(bytes.size(), size_t(cols * cols * 4));
+      const auto* got = reinterpret_cast<const int32_t*>(bytes.data());
+      for (int64_t i = 0; i < cols * cols; ++i) ASSERT_EQ(got[i], int32_t(i)) << "cols " << cols;
+    }
+    ::unlink(path.c_str());
+  }
+}
+
 TEST(OutputFileTest, AnUncommittedFileLeavesNothingAndKeepsTheOldOutput) {
   TempDir dir;
   const std::string path = dir.file("out");
@@ -158,7 +212,7 @@ TEST(OutputFileTest, AnUncommittedFileLeavesNothingAndKeepsTheOldOutput) {
     temp = out.temp_path();
     EXPECT_TRUE(exists(temp));
     const int32_t x[2] = {1, 2};
-    out.reserve_rows(0, 1);
+    out.reserve_rows(0, 1, {});
     out.write_rows(x, 0, 1, 2);
   }  // no commit: as when a run fails half way
   EXPECT_FALSE(exists(temp));
@@ -167,16 +221,136 @@ TEST(OutputFileTest, AnUncommittedFileLeavesNothingAndKeepsTheOldOutput) {
   EXPECT_EQ(*reinterpret_cast<const int32_t*>(bytes.data()), 42);
 }
 
-TEST(OutputFileTest, BadOutputPathsAreRefusedUpFront) {
+// A file cut short after it was opened and checked (another process truncating it) is an
+// error naming the file, never a crash (a mapped file would raise SIGBUS).
+TEST(GraphFileTest, AFileThatShrinksWhileReadIsAnError) {
   TempDir dir;
-  expect_input_error([&] { OutputFile::check_writable(dir.file("nodir/out")); }, {"nodir", "does not exist"});
+  const Graph g = random_graph(40, 0.5, 0, 9, 2);
+  write_graph(dir.file("g"), g);
+  const GraphFile f = GraphFile::open(dir.file("g"));
+  ASSERT_EQ(::truncate(dir.file("g").c_str(), 8 + 12 * 10), 0);
+  std::vector<int32_t> buf(size_t(3 * f.edges()));
+  EXPECT_NO_THROW(f.read_edges(0, 10, buf.data()));
+  expect_input_error([&] { f.read_edges(0, f.edges(), buf.data()); },
+                     {"shrank to 128 bytes", "while it was being read"});
+  DistanceMatrix<Kokkos::DefaultHostExecutionSpace> d(g.vertices, 16);
+  expect_input_error([&] { initialise_from_edges(d, f); }, {"shrank"});
+}
+
+TEST(OutputPathTest, BadOutputPathsAreRefusedUpFront) {
+  TempDir dir;
+  const auto check = [](const std::string& p) { return [p] { check_output_path(p, "output"); }; };
+  expect_input_error(check(""), {"output path is empty"});
+  expect_input_error(check(dir.file("nodir/out")), {"nodir", "does not exist"});
   write_raw(dir.file("plain"), {1});
-  expect_input_error([&] { OutputFile::check_writable(dir.file("plain/out")); }, {"does not exist"});
-  expect_input_error([&] { OutputFile::check_writable(dir.path()); }, {"is a directory"});
+  expect_input_error(check(dir.file("plain/out")), {"does not exist"});
+  expect_input_error(check(dir.path()), {"is a directory"});
   if (::geteuid() != 0) {  // root may write anywhere
     ::mkdir(dir.file("ro").c_str(), 0555);
-    expect_input_error([&] { OutputFile::check_writable(dir.file("ro/out")); }, {"not writable"});
+    expect_input_error(check(dir.file("ro/out")), {"not writable"});
   }
+}
+
+// Nothing but a regular file is ever replaced: devices, FIFOs, sockets and directories (and
+// symlinks to them) are refused; a device that discards is "no output" and stays a device; a
+// symlink to a regular file is written through. The nodes are made here, never in /dev.
+TEST(OutputPathTest, OnlyRegularFilesAreReplaced) {
+  TempDir dir;
+  const auto check = [](const std::string& p) { return [p] { check_output_path(p, "output"); }; };
+  ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
+  expect_input_error(check(dir.file("fifo")), {"fifo", "a FIFO", "only a regular file"});
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", dir.file("sock").c_str());
+  ASSERT_EQ(::bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  expect_input_error(check(dir.file("sock")), {"a socket"});
+  ::close(sock);
+  ::symlink(dir.path().c_str(), dir.file("to_dir").c_str());
+  expect_input_error(check(dir.file("to_dir")), {"symbolic link to a directory"});
+  ::symlink(dir.file("fifo").c_str(), dir.file("to_fifo").c_str());
+  expect_input_error(check(dir.file("to_fifo")), {"symbolic link to a FIFO"});
+  ::symlink(dir.file("missing").c_str(), dir.file("dangling").c_str());
+  expect_input_error(check(dir.file("dangling")), {"symbolic link to a missing file"});
+  write_raw(dir.file("target"), {7});
+  ::symlink(dir.file("target").c_str(), dir.file("link").c_str());
+  const OutputTarget through = check_output_path(dir.file("link"), "output");
+  EXPECT_FALSE(through.discard);
+  EXPECT_TRUE(same_file(through.path, dir.file("target")));
+  if (::geteuid() == 0) {  // device nodes need root (CI and containers run as root)
+    ASSERT_EQ(::mknod(dir.file("null").c_str(), S_IFCHR | 0666, makedev(1, 3)), 0);
+    ASSERT_EQ(::mknod(dir.file("zero").c_str(), S_IFCHR | 0666, makedev(1, 5)), 0);
+    ASSERT_EQ(::mknod(dir.file("block").c_str(), S_IFBLK | 0600, makedev(7, 0)), 0);
+    EXPECT_TRUE(check_output_path(dir.file("null"), "output").discard);
+    ::symlink(dir.file("null").c_str(), dir.file("to_null").c_str());
+    EXPECT_TRUE(check_output_path(dir.file("to_null"), "output").discard);
+    expect_input_error(check(dir.file("zero")), {"a character device"});
+    expect_input_error(check(dir.file("block")), {"a block device"});
+  }
+  // The input is never the output, by any name.
+  write_raw(dir.file("in"), {1, 0});
+  ::link(dir.file("in").c_str(), dir.file("hard").c_str());
+  ::symlink(dir.file("in").c_str(), dir.file("soft").c_str());
+  for (const char* name : {"in", "hard", "soft"})
+    expect_input_error([&] { check_output_path(dir.file(name), "output", {dir.file("in")}); },
+                       {"same file as", "overwritten"});
+}
+
+// A name of the file system's full length works (the temporary name does not grow with it);
+// one character more is refused before any work.
+TEST(OutputPathTest, LongNamesUpToTheFileSystemLimit) {
+  TempDir dir;
+  const long name_max = ::pathconf(dir.path().c_str(), _PC_NAME_MAX);
+  ASSERT_GT(name_max, 16);
+  const std::string longest = dir.file(std::string(size_t(name_max), 'o'));
+  const OutputTarget t = check_output_path(longest, "output");
+  {
+    OutputFile out(t.path, 2, 1);
+    const int32_t x[4] = {1, 2, 3, 4};
+    out.write_rows(x, 0, 2, 2);
+    out.commit();
+  }
+  EXPECT_EQ(read_bytes(longest).size(), 16u);
+  expect_input_error([&] { check_output_path(longest + "o", "output"); }, {"file name is", "allows"});
+}
+
+// Temporary files of processes that no longer run (killed with -9) are removed by the next
+// output made in their folder; those of live processes, and other files, are kept.
+TEST(OutputPathTest, StaleTemporaryFilesOfDeadProcessesAreRemoved) {
+  TempDir dir;
+  const std::string live = temp_file_name(dir.path());
+  write_raw(live, {1});
+  // The same name with the start time of a process that is gone (pid reused, or dead).
+  std::string dead = live;
+  const auto dot = dead.rfind('.');
+  const auto start = dead.rfind('.', dot - 1);
+  dead.replace(start + 1, dot - start - 1, "1");
+  write_raw(dead, {1});
+  write_raw(dir.file(".apsp_kokkos.notours"), {1});
+  write_raw(dir.file("other"), {1});
+  EXPECT_EQ(remove_stale_temp_files(dir.path()), 1);
+  EXPECT_FALSE(exists(dead));
+  EXPECT_TRUE(exists(live));
+  EXPECT_TRUE(exists(dir.file(".apsp_kokkos.notours")));
+  EXPECT_TRUE(exists(dir.file("other")));
+}
+
+TEST(SizesTest, ProductsSaturateAndPrintAndParseWithUnits) {
+  EXPECT_EQ(size_mul(int64_t(1) << 31, int64_t(1) << 31), int64_t(1) << 62);
+  EXPECT_EQ(size_mul(int64_t(2147483647), 2147483647, 4), kTooLarge);
+  EXPECT_EQ(matrix_bytes(2147483647, 64), kTooLarge);
+  EXPECT_EQ(size_add(kTooLarge, 1), kTooLarge);
+  EXPECT_EQ(format_bytes(512), "512 B");
+  EXPECT_EQ(format_bytes(16777216), "16.8 MB");
+  EXPECT_EQ(format_bytes(int64_t(6400000000)), "6.40 GB");
+  EXPECT_EQ(format_bytes(int64_t(160) * 1000 * 1000 * 1000 * 1000), "160 TB");
+  EXPECT_EQ(format_bytes(kTooLarge), "more than 9.2 EB");
+  EXPECT_EQ(parse_bytes("64GB", "x"), int64_t(64000000000));
+  EXPECT_EQ(parse_bytes("512MiB", "x"), int64_t(512) << 20);
+  EXPECT_EQ(parse_bytes("1.5 t", "x"), int64_t(1500000000000));
+  EXPECT_EQ(parse_bytes("4096", "x"), 4096);
+  for (const char* bad : {"", "0", "-1", "abc", "12 parsecs", "1e30", "nan"})
+    EXPECT_THROW(parse_bytes(bad, "--max-host-memory"), std::invalid_argument) << bad;
 }
 
 TEST(PipelineTest, AProblemTooLargeForMemoryIsRefusedWithTheFigures) {
@@ -186,8 +360,27 @@ TEST(PipelineTest, AProblemTooLargeForMemoryIsRefusedWithTheFigures) {
   opt.input = dir.file("g");
   opt.output = dir.file("out");
   opt.host_memory_limit = 100000;  // bytes
-  expect_input_error([&] { run_pipeline(opt); }, {"V = 300", "needs", "GB", "available"});
+  expect_input_error([&] { run_pipeline(opt); }, {"V = 300", "needs", "kB", "only 100 kB", "available"});
   EXPECT_FALSE(exists(opt.output));
+}
+
+// Headers whose V overflows every size product (V^2 * 4 > 2^63 from V = 1518500250) are
+// refused by the memory check with the figures, on every backend, leaving nothing behind.
+TEST(PipelineTest, HugeVerticesAreRefusedNotOverflowed) {
+  TempDir dir;
+  for (const int32_t v : {1518500249, 1518500250, 2147483647}) {
+    write_raw(dir.file("g"), {v, 0});
+    for (const auto& backend : enabled_backend_names()) {
+      RunOptions opt;
+      opt.input = dir.file("g");
+      opt.output = dir.file("out");
+      opt.backend = backend;
+      expect_input_error([&] { run_pipeline(opt); }, {"V = " + std::to_string(v), "needs", "B of", "memory"});
+      EXPECT_FALSE(exists(opt.output));
+    }
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(entry.path().filename(), "g") << "left behind: " << entry.path();
 }
 
 TEST(PipelineTest, BadEdgeLeavesAnExistingOutputUntouched) {

@@ -10,13 +10,15 @@ import json
 import os
 import re
 import shlex
+import signal
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
-from test_cli import conformance_sums, read_graph, read_matrix, scipy_apsp, write_graph, write_words
+from test_cli import temp_files, conformance_sums, read_graph, read_matrix, scipy_apsp, write_graph, write_words
 
 ARGS = None
 # Each rank reports its own exit status on stderr and leaves with 0, so that the launcher
@@ -177,6 +179,35 @@ class BadInput(unittest.TestCase):
             g = os.path.join(tmp, "g.bin")
             write_graph(g, 3, [(0, 1, 1)])
             self.expect_refused(g, ["does not exist"], out_dir=os.path.join(tmp, "no", "such"))
+
+
+class NothingLeftBehind(unittest.TestCase):
+    def test_rank_0_killed_mid_run_leaves_no_temporary_output(self):
+        """SIGKILL cannot be caught; when rank 0 (which created the temporary output) dies, the
+        launcher stops the other ranks, and they remove it."""
+        if ARGS.np < 2:
+            self.skipTest("needs a second rank")
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            subprocess.run([ARGS.gen, "-n", "4000", "-e", "40000", g], check=True, capture_output=True)
+            p = subprocess.Popen([*launcher(), ARGS.exe, "--backend", "Serial", g, os.path.join(tmp, "out")],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            temps = []
+            for _ in range(4000):
+                temps = temp_files(tmp)
+                if temps or p.poll() is not None:
+                    break
+                time.sleep(0.005)
+            self.assertEqual(len(temps), 1, "no temporary output appeared")
+            # Once the run is under way: between creating the file and telling the other ranks
+            # its name (one broadcast) only the next run can remove it (the stale-file rule).
+            time.sleep(0.5)
+            self.assertIsNone(p.poll(), "the run ended before rank 0 could be killed")
+            rank0 = int(temps[0].split(".")[3])  # .apsp_kokkos.<host>.<pid>.<start>.<random>
+            os.kill(rank0, signal.SIGKILL)
+            p.wait(timeout=120)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertEqual(sorted(os.listdir(tmp)), ["g.bin"])
 
 
 class SelfCheckAndRecord(unittest.TestCase):

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -139,8 +140,14 @@ TEST(MpiSharedOutput, EveryRankWritesItsRowsOfOneFile) {
     {
       mpi::SharedOutputFile out(MPI_COMM_WORLD, path, v, one_node, 2);
       const int64_t first = part.first(rank()), rows = part.count(rank());
-      out.reserve_rows(first, rows);
-      EXPECT_EQ(out.reserved_memory(), nullptr);
+      std::atomic<int64_t> covered{0};
+      std::atomic<int> with_memory{0};
+      out.reserve_rows(first, rows, [&](int64_t, int64_t count, char* memory) {  // from several threads
+        covered += count;
+        with_memory += memory != nullptr;
+      });
+      EXPECT_EQ(with_memory.load(), 0);
+      EXPECT_EQ(covered, rows);
       out.write_rows(m.data() + first * ld, first, rows, ld);
       out.commit();
     }

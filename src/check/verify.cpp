@@ -40,23 +40,34 @@ int32_t weight(const Csr& c, int64_t i) { return c.weight[size_t(i)]; }
 int64_t rows(const Csr& c) { return int64_t(c.offset.size()) - 1; }
 #endif
 
+// Calls f(src, dst, w) for every edge, reading the file a chunk at a time.
+template <class F>
+void for_each_edge(const GraphFile& g, F&& f) {
+  constexpr int64_t kChunk = int64_t(1) << 20;
+  std::vector<int32_t> buf(size_t(3 * std::min<int64_t>(kChunk, std::max<int64_t>(g.edges(), 1))));
+  for (int64_t begin = 0; begin < g.edges(); begin += kChunk) {
+    const int64_t count = std::min(kChunk, g.edges() - begin);
+    g.read_edges(begin, count, buf.data());
+    for (int64_t i = 0; i < count; ++i) f(buf[size_t(3 * i)], buf[size_t(3 * i + 1)], buf[size_t(3 * i + 2)]);
+  }
+}
+
 Csr build_csr(const GraphFile& g) {
-  const int64_t v = g.vertices(), e = g.edges();
-  const int32_t* edges = g.edge_data();
+  const int64_t v = g.vertices();
   std::vector<int64_t> offset(size_t(v + 1), 0);
-  for (int64_t i = 0; i < e; ++i)
-    if (edges[3 * i] != edges[3 * i + 1]) ++offset[size_t(edges[3 * i]) + 1];
+  for_each_edge(g, [&](int32_t s, int32_t t, int32_t) {
+    if (s != t) ++offset[size_t(s) + 1];
+  });
   for (int64_t u = 0; u < v; ++u) offset[size_t(u + 1)] += offset[size_t(u)];
   const int64_t nnz = offset[size_t(v)];
   std::vector<int32_t> dst(static_cast<size_t>(nnz)), w(static_cast<size_t>(nnz));
   std::vector<int64_t> next(offset.begin(), offset.end() - 1);
-  for (int64_t i = 0; i < e; ++i) {
-    const int32_t s = edges[3 * i], t = edges[3 * i + 1];
-    if (s == t) continue;
+  for_each_edge(g, [&](int32_t s, int32_t t, int32_t weight) {
+    if (s == t) return;
     const int64_t at = next[size_t(s)]++;
     dst[size_t(at)] = t;
-    w[size_t(at)] = edges[3 * i + 2];
-  }
+    w[size_t(at)] = weight;
+  });
 #if defined(APSP_HAVE_KOKKOS_KERNELS)
   Csr::row_map_type::non_const_type row_map("apsp::verify::row_map", size_t(v + 1));
   Csr::index_type::non_const_type entries("apsp::verify::entries", size_t(nnz));

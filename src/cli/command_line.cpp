@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "apsp/core/sizes.hpp"
 #include "apsp/core/version.hpp"
 #include "apsp/report/run_record.hpp"
 #include "enabled_backends.hpp"
@@ -46,9 +47,9 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
   app.add_flag("--mpi-io", opt.mpi_io,
                "under MPI, write the output through MPI-IO even when every rank is on one node (default there: "
                "parallel copies into a shared mapping)");
-  app.add_option("--max-host-memory", opt.host_memory_limit,
-                 "host memory the run may use, e.g. 64GB (default: what the OS reports available)")
-      ->transform(CLI::AsSizeValue(false));
+  std::string host_memory;
+  app.add_option("--max-host-memory", host_memory,
+                 "host memory the run may use, e.g. 64GB or 512MiB (default: what the OS reports available)");
   // Test-only: corrupts one entry after the solve, so that tests can see --verify catch it.
   app.add_option("--test-perturb-entry", perturb, "")->expected(2)->delimiter(',')->group("");
   app.set_version_flag("--version", std::string("apsp_kokkos ") + APSP_VERSION + " (" + APSP_GIT_HASH + "), Kokkos " +
@@ -78,6 +79,16 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
       if (speaker)
         std::fprintf(stderr, "apsp_kokkos: error: --verify=%s: K must be a positive number of rows\n",
                      verify_k.c_str());
+      exit_status = 2;
+      return std::nullopt;
+    }
+  }
+  opt.record_path = cl.json_path;
+  if (!host_memory.empty()) {
+    try {
+      opt.host_memory_limit = parse_bytes(host_memory, "--max-host-memory");
+    } catch (const std::invalid_argument& e) {
+      if (speaker) std::fprintf(stderr, "apsp_kokkos: error: %s\n", e.what());
       exit_status = 2;
       return std::nullopt;
     }

@@ -5,33 +5,23 @@
 #include <cstdio>
 #include <string>
 
+#include "apsp/core/sizes.hpp"
 #include "apsp/core/version.hpp"
 #include "apsp/report/run_record.hpp"
 
 namespace apsp::cli {
 
-namespace {
-std::string bytes_text(int64_t bytes) {
-  char buf[32];
-  if (bytes >= 1000000000)
-    std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
-  else
-    std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
-  return buf;
-}
-
-}  // namespace
-
 void print_banner(const RunReport& r) {
   std::fprintf(stderr, "apsp_kokkos %s (%s), Kokkos %s: %s on %s, concurrency %d\n", APSP_VERSION, APSP_GIT_HASH,
                kokkos_version_string().c_str(), r.backend.c_str(), r.device.c_str(), r.concurrency);
+  if (!r.thread_binding.empty()) std::fprintf(stderr, "apsp_kokkos: host threads: %s\n", r.thread_binding.c_str());
   if (r.ranks > 1)
     std::fprintf(stderr, "apsp_kokkos: MPI: %d ranks on %d node(s), pivot rows through %s\n", r.ranks, r.nodes,
                  r.message_path.c_str());
   std::fprintf(stderr, "apsp_kokkos: V=%lld E=%lld block %d; memory%s: host %s%s\n", static_cast<long long>(r.vertices),
                static_cast<long long>(r.edges), r.block, r.ranks > 1 ? " per rank" : "",
-               bytes_text(r.host_bytes).c_str(),
-               r.device_bytes > 0 ? (", device " + bytes_text(r.device_bytes)).c_str() : "");
+               format_bytes(r.host_bytes).c_str(),
+               r.device_bytes > 0 ? (", device " + format_bytes(r.device_bytes)).c_str() : "");
   std::fflush(stderr);
 }
 
@@ -48,6 +38,7 @@ void print_result(const RunReport& r) {
 void print_breakdown(const RunReport& r) {
   const auto& s = r.seconds;
   auto line = [](const char* stage, double t) { std::fprintf(stderr, "apsp_kokkos: %-9s %10.4f s\n", stage, t); };
+  line("start-up", s.startup);
   line("read", s.read);
   line("build", s.build);
   line("solve", s.solve);

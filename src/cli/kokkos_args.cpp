@@ -39,6 +39,10 @@ std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& ar
     else
       out.push_back(a);
   }
+  // More ranks than cores on this node (a test on a small machine, one thread each): Kokkos'
+  // oversubscription warning, several lines on every rank, would bury the run's own messages.
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (unsigned(mpi.local_size()) > cores) out.push_back("--kokkos-disable-warnings");
   if (!threads_given)
 #if KOKKOS_VERSION >= 40000
     out.push_back("--kokkos-num-threads=" +

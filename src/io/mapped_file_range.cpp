@@ -7,14 +7,31 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <thread>
 #include <utility>
 #include <vector>
 
 namespace apsp {
+
+namespace {
+// Linux 5.14's MADV_POPULATE_WRITE: fault every page in, writable, in one call.
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+// Makes `bytes` of a shared mapping resident and writable (its blocks already allocated).
+void populate(char* p, size_t bytes, int64_t page) {
+  if (::madvise(p, bytes, MADV_POPULATE_WRITE) == 0) return;
+  // Older kernels (EINVAL): a write fault per page. The file is new, so its bytes are zeros.
+  // An atomic add of zero writes without changing a byte a copy may already have put there.
+  for (size_t off = 0; off < bytes; off += size_t(page)) __atomic_fetch_add(p + off, char(0), __ATOMIC_RELAXED);
+}
+}  // namespace
 
 MappedFileRange::MappedFileRange(int fd, int64_t begin, int64_t end, const std::string& path) {
   if (end <= begin) return;
@@ -24,7 +41,9 @@ MappedFileRange::MappedFileRange(int fd, int64_t begin, int64_t end, const std::
     throw std::runtime_error(path + ": cannot allocate " + std::to_string(end - begin) +
                              " bytes for the output: " + std::strerror(rc));
   const int64_t page = ::sysconf(_SC_PAGESIZE), base = begin / page * page;
-  void* p = ::mmap(nullptr, size_t(end - base), PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, base);
+  // Pages are populated by prepare(), in parallel: one thread populates about 2 GB/s of a
+  // fresh tmpfs file (3.0 s for 6.4 GB on an H200 host), several threads about 5 GB/s.
+  void* p = ::mmap(nullptr, size_t(end - base), PROT_WRITE, MAP_SHARED, fd, base);
   if (p == MAP_FAILED) return;
   map_ = static_cast<char*>(p);
   base_ = base;
@@ -47,6 +66,39 @@ MappedFileRange& MappedFileRange::operator=(MappedFileRange&& other) noexcept {
     in_memory_ = other.in_memory_;
   }
   return *this;
+}
+
+void MappedFileRange::prepare(int threads, int pieces, int64_t grain,
+                              const std::function<void(int64_t, int64_t)>& ready) const {
+  if (map_ == nullptr || end_ <= begin_) return;
+  const int64_t page = ::sysconf(_SC_PAGESIZE);
+  const int64_t units = (end_ - begin_ + grain - 1) / grain;
+  pieces = static_cast<int>(std::clamp<int64_t>(pieces, 1, units));
+  threads = std::clamp(threads, 1, pieces);
+  // Piece i is [cut(i), cut(i + 1)), whole grains from begin; pieces are taken in order, so the
+  // first ones are ready first (a device may start copying into them).
+  auto cut = [&](int i) { return std::min(end_, begin_ + units * i / pieces * grain); };
+  std::atomic<int> next{0};
+  std::vector<std::string> errors(static_cast<size_t>(threads));
+  std::vector<std::thread> pool;
+  pool.reserve(size_t(threads));
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        for (int i; (i = next++) < pieces;) {
+          const int64_t b = cut(i), e = cut(i + 1);
+          const int64_t first_page = b / page * page;  // madvise takes whole pages
+          populate(map_ + (first_page - base_), size_t(e - first_page), page);
+          ready(b, e);
+        }
+      } catch (const std::exception& x) {
+        errors[size_t(t)] = x.what();
+        next = pieces;
+      }
+    });
+  for (auto& th : pool) th.join();
+  for (const auto& e : errors)
+    if (!e.empty()) throw std::runtime_error(e);
 }
 
 void MappedFileRange::unmap() {

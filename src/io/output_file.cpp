@@ -6,15 +6,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
-#include <csignal>
 #include <cstring>
+#include <numeric>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include "apsp/core/errors.hpp"
+#include "apsp/core/sizes.hpp"
+#include "apsp/io/temp_file.hpp"
 
 namespace apsp {
 
@@ -25,16 +26,6 @@ std::string directory_of(const std::string& path) {
   if (slash == std::string::npos) return ".";
   if (slash == 0) return "/";
   return path.substr(0, slash);
-}
-
-// The temporary file in flight, for the signal handler: an interrupted run leaves nothing.
-char g_temp_path[4096];
-std::atomic<bool> g_temp_live{false};
-
-extern "C" void remove_temp_and_reraise(int sig) {
-  if (g_temp_live.load()) ::unlink(g_temp_path);
-  std::signal(sig, SIG_DFL);
-  std::raise(sig);
 }
 
 void write_all(int fd, const char* p, size_t bytes, off_t offset, const std::string& path) {
@@ -52,48 +43,60 @@ void write_all(int fd, const char* p, size_t bytes, off_t offset, const std::str
 
 }  // namespace
 
-void OutputFile::check_writable(const std::string& path) {
-  const std::string dir = directory_of(path);
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    throw InputError(path + ": output directory '" + dir + "' does not exist");
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw InputError(path + ": output directory '" + dir + "' is not writable: " + std::strerror(errno));
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw InputError(path + ": output path is a directory");
-}
-
 OutputFile::OutputFile(const std::string& path, int64_t cols, int threads)
     : path_(path), cols_(cols), threads_(std::max(1, threads)) {
-  std::string tmpl = path + ".tmp.XXXXXX";
-  if (tmpl.size() >= sizeof g_temp_path) throw InputError(path + ": output path too long");
-  fd_ = ::mkstemp(tmpl.data());
-  if (fd_ < 0) throw InputError(path + ": cannot create output: " + std::strerror(errno));
+  const std::string dir = directory_of(path);
+  remove_stale_temp_files(dir);  // left by runs that were killed (kill -9) before they could
+  // Registered for removal before it exists, so that no signal can find it unregistered.
+  for (int attempt = 0; fd_ < 0; ++attempt) {
+    temp_path_ = temp_file_name(dir);
+    remove_on_signal(temp_path_);
+    fd_ = ::open(temp_path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd_ < 0 && (errno != EEXIST || attempt == 100)) {
+      const int error = errno;
+      remove_on_signal("");
+      throw InputError(path + ": cannot create output: " + std::strerror(error));
+    }
+  }
   ::fchmod(
       fd_, 0644 & ~[] {
         mode_t m = ::umask(0);
         ::umask(m);
         return m;
       }());
-  temp_path_ = tmpl;
-  std::memcpy(g_temp_path, temp_path_.c_str(), temp_path_.size() + 1);
-  g_temp_live.store(true);
-  std::signal(SIGINT, remove_temp_and_reraise);
-  std::signal(SIGTERM, remove_temp_and_reraise);
 }
 
 OutputFile::~OutputFile() {
   map_.unmap();
   if (fd_ >= 0) ::close(fd_);
   if (!committed_) ::unlink(temp_path_.c_str());
-  g_temp_live.store(false);
+  remove_on_signal("");
 }
 
-void OutputFile::reserve_rows(int64_t first_row, int64_t rows) {
+void ResultFile::prepare_rows(const MappedFileRange& map, int64_t first_row, int64_t rows, int64_t cols, int threads,
+                              bool device_may_copy, const RowsReady& ready) {
+  const int64_t row_bytes = cols * int64_t(sizeof(int32_t));
+  if (!map) {
+    if (ready) ready(first_row, rows, nullptr);
+    return;
+  }
+  // Pieces of whole rows and whole pages: copies go by rows, and pinning by pages.
+  const int64_t page = ::sysconf(_SC_PAGESIZE);
+  const int64_t grain = row_bytes / std::gcd(row_bytes, page) * page;
+  // At most 4 threads: an H200 host made fresh tmpfs pages resident at 4.5 GB/s with one
+  // thread, 12.9 with 4, and only 6.8 with 8 (scripts/page_rate.sh, docs/results.md).
+  threads = std::min(threads, 4);
+  map.prepare(threads, 4 * threads, grain, [&](int64_t begin, int64_t end) {
+    if (ready) ready(begin / row_bytes, (end - begin) / row_bytes, device_may_copy ? map.memory_at(begin) : nullptr);
+  });
+}
+
+void OutputFile::reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) {
   const int64_t row_bytes = cols_ * int64_t(sizeof(int32_t));
-  if (::ftruncate(fd_, cols_ * row_bytes) != 0)
+  if (::ftruncate(fd_, size_mul(cols_, row_bytes)) != 0)
     throw std::runtime_error(path_ + ": cannot size output: " + std::strerror(errno));
-  map_begin_ = first_row * row_bytes;
-  map_ = MappedFileRange(fd_, map_begin_, (first_row + rows) * row_bytes, path_);
+  map_ = MappedFileRange(fd_, first_row * row_bytes, (first_row + rows) * row_bytes, path_);
+  prepare_rows(map_, first_row, rows, cols_, threads_, true, ready);
 }
 
 void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) {
@@ -139,7 +142,7 @@ void OutputFile::commit() {
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0)
     throw std::runtime_error(path_ + ": cannot rename output into place: " + std::strerror(errno));
   committed_ = true;
-  g_temp_live.store(false);
+  remove_on_signal("");
 }
 
 }  // namespace apsp

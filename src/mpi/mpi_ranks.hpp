@@ -15,6 +15,7 @@
 #include "../pipeline/processes.hpp"
 #include "../pipeline/single_process.hpp"
 #include "apsp/check/verify.hpp"
+#include "apsp/io/output_path.hpp"
 #include "apsp/mpi/distributed_fw.hpp"
 #include "apsp/mpi/runtime.hpp"
 #include "apsp/mpi/shared_output.hpp"
@@ -78,8 +79,9 @@ class MpiRanks {
     if (!mapped_output_) return 1;
     return requested > 0 ? requested : std::max(1, Impl::default_write_threads(0) / rt_.local_size());
   }
-  std::unique_ptr<ResultFile> open_output(const std::string& path, int64_t cols, int threads) const {
-    return std::make_unique<SharedOutputFile>(comm_, path, cols, mapped_output_, threads);
+  std::unique_ptr<ResultFile> open_output(const OutputTarget& target, int64_t cols, int threads) const {
+    if (target.discard) return std::make_unique<DiscardedOutput>();
+    return std::make_unique<SharedOutputFile>(comm_, target.path, cols, mapped_output_, threads);
   }
 
   /// Two pivot row blocks where the matrix lives, and one in pinned host memory unless MPI

@@ -48,6 +48,7 @@ Runtime::Runtime(int* argc, char*** argv) {
 #if defined(APSP_HAVE_MPI)
   if (!started_by_launcher()) return;
   int provided = 0;
+  init_started_ = std::chrono::steady_clock::now();
   MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
   active_ = true;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);

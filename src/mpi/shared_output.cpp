@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "apsp/core/sizes.hpp"
+#include "apsp/io/temp_file.hpp"
 #include "collective.hpp"
 
 namespace apsp::mpi {
@@ -22,7 +24,7 @@ std::string mpi_error_text(int code) {
 
 SharedOutputFile::SharedOutputFile(MPI_Comm comm, const std::string& path, int64_t cols, bool one_node, int threads)
     : comm_(comm), path_(path), cols_(cols), threads_(std::max(1, threads)) {
-  const int64_t bytes = cols * cols * int64_t(sizeof(int32_t));
+  const int64_t bytes = size_mul(cols, cols, int64_t(sizeof(int32_t)));
   MPI_Comm_rank(comm, &rank_);
   std::string temp_path;
   collectively(comm, [&] {
@@ -35,6 +37,9 @@ SharedOutputFile::SharedOutputFile(MPI_Comm comm, const std::string& path, int64
   MPI_Bcast(&length, 1, MPI_INT, 0, comm);
   temp_path.resize(static_cast<size_t>(length));
   MPI_Bcast(temp_path.data(), length, MPI_CHAR, 0, comm);
+  // Every rank removes the file when a signal ends it, so that when rank 0 dies (killed, its
+  // node lost) the others, which the launcher then stops, leave nothing behind.
+  if (rank_ != 0) remove_on_signal(temp_path);
   collectively(comm, [&] {
     const int rc = MPI_File_open(comm, temp_path.c_str(), MPI_MODE_WRONLY, MPI_INFO_NULL, &file_);
     if (rc != MPI_SUCCESS) throw std::runtime_error(temp_path + ": MPI_File_open: " + mpi_error_text(rc));
@@ -47,15 +52,16 @@ SharedOutputFile::SharedOutputFile(MPI_Comm comm, const std::string& path, int64
 }
 
 SharedOutputFile::~SharedOutputFile() {
+  if (rank_ != 0) remove_on_signal("");
   map_.unmap();
   if (fd_ >= 0) ::close(fd_);
   if (file_ != MPI_FILE_NULL) MPI_File_close(&file_);
 }
 
-void SharedOutputFile::reserve_rows(int64_t first_row, int64_t rows) {
-  if (fd_ < 0) return;
+void SharedOutputFile::reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) {
   const int64_t row_bytes = cols_ * int64_t(sizeof(int32_t));
-  map_ = MappedFileRange(fd_, first_row * row_bytes, (first_row + rows) * row_bytes, path_);
+  if (fd_ >= 0) map_ = MappedFileRange(fd_, first_row * row_bytes, (first_row + rows) * row_bytes, path_);
+  prepare_rows(map_, first_row, rows, cols_, threads_, false, ready);
 }
 
 void SharedOutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) {

@@ -66,12 +66,14 @@ inline int64_t result_chunk_bytes(int64_t vertices, int block, int64_t chunk_byt
 
 /// Copies the result rows `d` holds back to the host in row chunks through two pinned
 /// buffers, handing chunk c to `write(data, first_global_row, rows, ld)` while chunk c + 1 is
-/// in flight. Returns the seconds spent waiting for copies.
+/// in flight: the held rows [begin, end) (local indices). Returns the seconds spent waiting
+/// for copies.
 template <class ExecSpace, class Write>
-double copy_back_in_chunks(const DistanceMatrix<ExecSpace>& d, int64_t chunk_bytes, Write&& write) {
+double copy_back_in_chunks(const DistanceMatrix<ExecSpace>& d, int64_t begin, int64_t end, int64_t chunk_bytes,
+                           Write&& write) {
   using Staging = Kokkos::View<int32_t*, typename BackendRuntime<ExecSpace>::HostStagingSpace>;
-  const int64_t n = d.n, v = result_rows(d), chunk = result_chunk_rows(d.vertices, d.block, chunk_bytes);
-  if (v == 0) return 0;
+  const int64_t n = d.n, v = end, chunk = result_chunk_rows(d.vertices, d.block, chunk_bytes);
+  if (v <= begin) return 0;
   Staging buf[2] = {
       Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_0"), size_t(chunk * n)),
       Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::result_chunk_1"), size_t(chunk * n))};
@@ -82,8 +84,8 @@ double copy_back_in_chunks(const DistanceMatrix<ExecSpace>& d, int64_t chunk_byt
                       Kokkos::subview(d.data, std::make_pair(size_t(r0 * n), size_t(r1 * n))));
   };
   double waited = 0;
-  start_copy(0, buf[0]);
-  for (int64_t r0 = 0, c = 0; r0 < v; r0 += chunk, ++c) {
+  start_copy(begin, buf[0]);
+  for (int64_t r0 = begin, c = 0; r0 < v; r0 += chunk, ++c) {
     const auto t0 = Clock::now();
     exec.fence();
     waited += seconds_since(t0);
@@ -91,6 +93,12 @@ double copy_back_in_chunks(const DistanceMatrix<ExecSpace>& d, int64_t chunk_byt
     write(buf[c % 2].data(), d.first_row + r0, std::min(chunk, v - r0), n);
   }
   return waited;
+}
+
+/// The same for every row `d` holds.
+template <class ExecSpace, class Write>
+double copy_back_in_chunks(const DistanceMatrix<ExecSpace>& d, int64_t chunk_bytes, Write&& write) {
+  return copy_back_in_chunks(d, 0, result_rows(d), chunk_bytes, write);
 }
 
 }  // namespace apsp::Impl

@@ -17,8 +17,10 @@
 #include <vector>
 
 #include "apsp/check/verify.hpp"
+#include "apsp/core/sizes.hpp"
 #include "apsp/io/graph_file.hpp"
 #include "apsp/io/output_file.hpp"
+#include "apsp/io/output_path.hpp"
 #include "apsp/pipeline/pipeline.hpp"
 #include "apsp/solver/block_size.hpp"
 #include "apsp/solver/build_from_edges.hpp"
@@ -28,6 +30,7 @@
 #include "backend_traits.hpp"
 #include "background_task.hpp"
 #include "processes.hpp"
+#include "ready_rows.hpp"
 #include "result_rows.hpp"
 #include "stage_clock.hpp"
 
@@ -56,22 +59,22 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
                   : std::to_string(n) + "^2 int32 distance matrix";
   procs.collectively([&] {
     // The ranks of a node share its memory.
-    const int64_t node_bytes = rep.host_bytes * procs.ranks_on_node();
+    const int64_t node_bytes = size_mul(rep.host_bytes, procs.ranks_on_node());
     const int64_t available = opt.host_memory_limit > 0 ? opt.host_memory_limit : host_memory_available();
     if (node_bytes > available)
-      throw InputError(opt.input + ": " + what + " needs " + gigabytes(rep.host_bytes) + " of host memory" + per +
+      throw InputError(opt.input + ": " + what + " needs " + format_bytes(rep.host_bytes) + " of host memory" + per +
                        " (" +
                        (procs.ranks_on_node() > 1
-                            ? std::to_string(procs.ranks_on_node()) + " ranks on this node: " + gigabytes(node_bytes)
+                            ? std::to_string(procs.ranks_on_node()) + " ranks on this node: " + format_bytes(node_bytes)
                         : on_device ? std::string("pinned result buffers")
                                     : matrix) +
-                       "), but only " + gigabytes(available) + " is available");
+                       "), but only " + format_bytes(available) + " is available");
     if (!on_device) return;
     const int64_t free_bytes = BackendRuntime<ExecSpace>::device_memory_available();
     if (rep.device_bytes > free_bytes)
-      throw InputError(opt.input + ": " + what + " needs " + gigabytes(rep.device_bytes) + " of " + rep.backend +
-                       " device memory" + per + " (" + matrix + ", edge staging), but only " + gigabytes(free_bytes) +
-                       " is free");
+      throw InputError(opt.input + ": " + what + " needs " + format_bytes(rep.device_bytes) + " of " + rep.backend +
+                       " device memory" + per + " (" + matrix + ", edge staging), but only " +
+                       format_bytes(free_bytes) + " is free");
   });
 }
 
@@ -91,46 +94,71 @@ VerifyReport verify_held_rows(const Procs& procs, const DistanceMatrix<ExecSpace
   return procs.combine(local);
 }
 
-/// Writes the rows `d` holds: from the matrix itself on the host; from a device straight into
-/// the pinned file where `direct` is set, else in chunks through pinned buffers. Returns the
-/// seconds spent waiting for device copies.
+/// Writes the rows `d` holds: from the matrix itself on the host; from a device piece by piece
+/// as the output's pieces become ready (`ready`), straight into a piece's pinned pages where it
+/// has them, else in chunks through pinned buffers. Returns the seconds spent waiting for the
+/// pieces and the device copies.
 template <class ExecSpace>
-double write_held_rows(const DistanceMatrix<ExecSpace>& d, ResultFile& out, char*& direct, int64_t chunk_bytes) {
-  using Runtime = BackendRuntime<ExecSpace>;
+double write_held_rows(const DistanceMatrix<ExecSpace>& d, ResultFile& out, ReadyRows<BackendRuntime<ExecSpace>>& ready,
+                       int64_t chunk_bytes) {
   const int64_t rows = result_rows(d);
   if constexpr (host_is_device<ExecSpace>()) {
-    out.reserve_rows(d.first_row, rows);
+    out.reserve_rows(d.first_row, rows, {});
     out.write_rows(d.data.data(), d.first_row, rows, d.n);
     return 0;
   } else {
-    if (direct == nullptr)
-      return copy_back_in_chunks(d, chunk_bytes, [&](const int32_t* data, int64_t first, int64_t count, int64_t ld) {
-        out.write_rows(data, first, count, ld);
-      });
     const auto t0 = Clock::now();
-    const size_t row_bytes = size_t(d.vertices) * sizeof(int32_t);
+    const size_t row_bytes = size_t(d.vertices) * sizeof(int32_t), pitch = size_t(d.n) * sizeof(int32_t);
+    auto write = [&](const int32_t* data, int64_t first, int64_t count, int64_t ld) {
+      out.write_rows(data, first, count, ld);
+    };
+    // A file on disk (or memory that could not be pinned): no piece takes the device's copies
+    // directly, so once they are all prepared the rows go through one pair of pinned buffers.
+    const auto first = rows > 0 ? ready.wait_for(d.first_row) : std::nullopt;
+    if (first && first->pinned == nullptr) {
+      ready.wait_finished();
+      copy_back_in_chunks(d, chunk_bytes, write);
+      return seconds_since(t0);
+    }
     ExecSpace exec;
-    Runtime::copy_rows_to_host(exec, direct, row_bytes, d.data.data(), size_t(d.n) * sizeof(int32_t), row_bytes,
-                               size_t(rows));
+    for (int64_t at = 0; at < rows;) {
+      const auto piece = ready.wait_for(d.first_row + at);
+      if (!piece) throw std::runtime_error("the output's rows were not prepared");  // the preparation failed
+      if (piece->pinned != nullptr)
+        BackendRuntime<ExecSpace>::copy_rows_to_host(exec, piece->pinned, row_bytes, d.data.data() + at * d.n, pitch,
+                                                     row_bytes, size_t(piece->rows));
+      else  // a piece the system would not pin (rare): through buffers of its own
+        copy_back_in_chunks(d, at, at + piece->rows, chunk_bytes, write);
+      at += piece->rows;
+    }
     exec.fence();
-    const double waited = seconds_since(t0);
-    Runtime::unpin_host_memory(std::exchange(direct, nullptr));
-    return waited;
+    return seconds_since(t0);
   }
 }
 
 template <class ExecSpace, class Procs>
 RunReport run_stages(const RunOptions& opt, Procs& procs) {
   using Runtime = BackendRuntime<ExecSpace>;
-  const auto t_start = Clock::now();
+  const auto t_entry = Clock::now();
+  const auto t_start = opt.started == Clock::time_point{} ? t_entry : opt.started;
   RunReport rep;
   rep.backend = ExecSpace::name();
   rep.concurrency = ExecSpace().concurrency();
+  rep.thread_binding = opt.thread_binding;
   rep.block = opt.block_size > 0 ? opt.block_size : BackendTraits<ExecSpace>::default_block;
   procs.template describe<ExecSpace>(rep);
+  rep.seconds.startup = procs.slowest(std::chrono::duration<double>(t_entry - t_start).count());
+  // Everything that can be refused without reading the graph is refused first: the block
+  // size, and the files the run will write (never anything but a regular file or /dev/null).
+  OutputTarget target;
   procs.collectively([&] {
     check_block_size<ExecSpace>(rep.block);
-    OutputFile::check_writable(opt.output);
+    target = check_output_path(opt.output, "output", {opt.input});
+    if (!opt.record_path.empty()) {
+      if (opt.record_path == opt.output || (!target.discard && same_file(opt.record_path, opt.output)))
+        throw InputError(opt.record_path + ": the JSON record would overwrite the output");
+      check_output_path(opt.record_path, "JSON record", {opt.input});
+    }
   });
 
   // Read: header checks, then the edge list mapped (and read) into memory; every process
@@ -149,7 +177,7 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   // The temporary output file exists from here on (removed again on any failure), so that an
   // output path that cannot be written fails before any work or any banner.
   rep.write_threads = procs.write_threads(opt.write_threads);
-  const std::unique_ptr<ResultFile> out = procs.open_output(opt.output, rep.vertices, rep.write_threads);
+  const std::unique_ptr<ResultFile> out = procs.open_output(target, rep.vertices, rep.write_threads);
 
   // Build this process's rows of the distance matrix from the edges, where it solves.
   t0 = Clock::now();
@@ -167,24 +195,22 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   rep.device = procs.devices(Runtime::device_name());
   if (opt.on_start) opt.on_start(rep);
 
-  // The output's blocks do not depend on the result: a device backend allocates them while
-  // the device computes. When the file lives in memory (tmpfs), its pages are also pinned, so
-  // that the device copies the result straight into the file instead of through a staging
-  // buffer and a second copy by the host (6.4 GB at V = 40000: docs/results.md).
-  char* direct = nullptr;
-  struct Unpin {  // on every way out, after `reserve` has joined (declared before it)
-    char*& memory;
-    ~Unpin() {
-      if (memory != nullptr) Runtime::unpin_host_memory(memory);
-    }
-  } unpin{direct};
+  // The output's blocks do not depend on the result: a device backend allocates them and makes
+  // their pages resident (several threads, piece by piece) while the device computes. When the
+  // file lives in memory (tmpfs), each piece is also pinned, so that the device copies the
+  // result straight into the file instead of through a staging buffer and a second copy by the
+  // host (6.4 GB at V = 40000: docs/results.md); the copy starts on the first pieces ready.
+  ReadyRows<Runtime> ready;  // before `reserve`: outlives the thread that fills it
   std::optional<BackgroundTask> reserve;
-  if constexpr (!host_is_device<ExecSpace>())
+  if (!host_is_device<ExecSpace>() && !out->discards())
     reserve.emplace([&] {
-      const int64_t rows = result_rows(*d);
-      out->reserve_rows(d->first_row, rows);
-      char* mem = out->reserved_memory();
-      if (mem != nullptr && Runtime::pin_host_memory(mem, size_t(rows * rep.vertices) * sizeof(int32_t))) direct = mem;
+      struct Finish {
+        ReadyRows<Runtime>& r;
+        ~Finish() { r.finish(); }
+      } finish{ready};
+      out->reserve_rows(d->first_row, result_rows(*d), [&](int64_t first, int64_t rows, char* memory) {
+        ready.add(first, rows, memory, rep.vertices * int64_t(sizeof(int32_t)));
+      });
     });
 
   procs.barrier();  // the solve starts together on every process
@@ -223,11 +249,18 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   t0 = Clock::now();
   double copy_wait = 0;
   procs.collectively([&] {
+    try {
+      if (!out->discards()) copy_wait = write_held_rows(*d, *out, ready, opt.result_chunk_bytes);
+    } catch (...) {
+      if (reserve) reserve->wait();  // the preparation's own error first, when it failed
+      throw;
+    }
     if (reserve) reserve->wait();
-    copy_wait = write_held_rows(*d, *out, direct, opt.result_chunk_bytes);
+    ready.unpin_all(rep.write_threads);
   });
   out->commit();
-  rep.written = true;
+  rep.written = !out->discards();
+  rep.discarded = out->discards();
   rep.seconds.copy_back = procs.slowest(copy_wait);
   rep.seconds.write = procs.slowest(seconds_since(t0)) - rep.seconds.copy_back;
   rep.seconds.total = procs.slowest(seconds_since(t_start));

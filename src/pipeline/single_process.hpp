@@ -11,6 +11,7 @@
 
 #include "apsp/check/verify.hpp"
 #include "apsp/io/output_file.hpp"
+#include "apsp/io/output_path.hpp"
 #include "apsp/pipeline/run_report.hpp"
 #include "apsp/solver/blocked_fw.hpp"
 #include "apsp/solver/tile_row_partition.hpp"
@@ -44,8 +45,9 @@ class SingleProcess {
   VerifyReport combine(const VerifyReport& local) const { return local; }
 
   int write_threads(int requested) const { return default_write_threads(requested); }
-  std::unique_ptr<ResultFile> open_output(const std::string& path, int64_t cols, int threads) const {
-    return std::make_unique<OutputFile>(path, cols, threads);
+  std::unique_ptr<ResultFile> open_output(const OutputTarget& target, int64_t cols, int threads) const {
+    if (target.discard) return std::make_unique<DiscardedOutput>();
+    return std::make_unique<OutputFile>(target.path, cols, threads);
   }
 
   template <class ExecSpace>

@@ -16,12 +16,6 @@ namespace apsp::Impl {
 using Clock = std::chrono::steady_clock;
 inline double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-inline std::string gigabytes(int64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GB", double(bytes) / 1e9);
-  return buf;
-}
-
 /// A Kokkos Tools region (shows in SpaceTimeStack and similar reports).
 struct ScopedRegion {
   explicit ScopedRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }

@@ -65,6 +65,7 @@ class EdgeWriter {
 
  private:
   void put(const int32_t* p, size_t n) {
+    if (n == 0) return;  // an empty buffer's data() may be null, which fwrite must not get
     if (std::fwrite(p, sizeof(int32_t), n, f_) != n) throw std::runtime_error(path_ + ": write failed");
   }
   void flush() {

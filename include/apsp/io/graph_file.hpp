@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Reading the binary edge-list format (../shared/spec.md): header checks up front, the edges
-// memory-mapped so that the process holds no second copy of them.
+// Reading the binary edge-list format (../shared/spec.md): header checks up front, then the
+// edges read in chunks where they are consumed, so that the process never holds them all and a
+// file that shrinks while it is read is an error, not a crash (a mapped file would be SIGBUS).
 #pragma once
 
 #include <cstdint>
@@ -11,12 +12,13 @@
 
 namespace apsp {
 
-/// A graph file, validated as far as its header goes and mapped read-only.
+/// A graph file, validated as far as its header goes and kept open for reading its edges.
 /// Edge contents are checked where they are consumed (`initialise_from_edges`), in parallel.
 class GraphFile {
  public:
-  /// Opens and maps `path`; throws InputError for a missing/unreadable file, a short file,
-  /// V < 1, E < 0, E > V(V-1), or a size other than 8 + 12E bytes.
+  /// Opens `path` (never blocking, even on a FIFO); throws InputError for a missing or
+  /// unreadable file, anything but a regular file, a short file, V < 1, E < 0, E > V(V-1), or
+  /// a size other than 8 + 12E bytes.
   static GraphFile open(const std::string& path);
 
   GraphFile(GraphFile&& other) noexcept;
@@ -27,8 +29,10 @@ class GraphFile {
   const std::string& path() const { return path_; }
   int32_t vertices() const { return vertices_; }
   int64_t edges() const { return edges_; }
-  /// 3 * edges() int32: src, dst, w for each edge.
-  const int32_t* edge_data() const { return edge_data_; }
+
+  /// Edges [first, first + count) as 3 * count int32 (src, dst, w for each) into `out`.
+  /// Throws InputError when the file has shrunk since it was opened.
+  void read_edges(int64_t first, int64_t count, int32_t* out) const;
 
   /// Largest weight for which every path length stays below INF: (V - 1) * w < INF.
   int32_t max_weight_allowed() const;
@@ -38,12 +42,11 @@ class GraphFile {
 
  private:
   GraphFile() = default;
+  void read_span(int64_t first, int64_t count, int32_t* out) const;  ///< read_edges on one thread
   std::string path_;
   int32_t vertices_ = 0;
   int64_t edges_ = 0;
-  void* map_ = nullptr;
-  size_t map_bytes_ = 0;
-  const int32_t* edge_data_ = nullptr;
+  int fd_ = -1;
 };
 
 }  // namespace apsp

@@ -4,13 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace apsp {
 
-/// Bytes [begin, end) of an open file, allocated (fallocate) and mapped with their page tables
-/// populated, so that rows of the result land there by parallel copies (parallel writes to one
-/// tmpfs file serialise on its inode lock; copies into a mapping do not). Independent of the
+/// Bytes [begin, end) of an open file, allocated (fallocate) and mapped, its pages made resident
+/// by prepare(), so that rows of the result land there by parallel copies (parallel writes to
+/// one tmpfs file serialise on its inode lock; copies into a mapping do not). Independent of the
 /// result: a device run makes it while the GPU computes. Empty (false) where the file system
 /// cannot allocate ahead or map; writes then go another way.
 class MappedFileRange {
@@ -37,6 +38,12 @@ class MappedFileRange {
   /// there the mapping's pages are the file, so a device may copy into them directly. Null
   /// otherwise (on a disk file, page-cache pages written by DMA may miss their write-back).
   char* memory_at(int64_t begin) const { return in_memory_ && covers(begin, begin) ? map_ + (begin - base_) : nullptr; }
+
+  /// Makes the mapping's pages resident, in up to `pieces` pieces of whole `grain`s (bytes,
+  /// counted from the range's first byte) taken in order by `threads` threads, calling
+  /// ready(begin, end) (file bytes) from the thread that prepared a piece as soon as it is.
+  /// Throws std::runtime_error after every thread has stopped.
+  void prepare(int threads, int pieces, int64_t grain, const std::function<void(int64_t, int64_t)>& ready) const;
 
   /// Ends the mapping (a shared mapping's pages are the file's: nothing to flush).
   void unmap();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "apsp/io/mapped_file_range.hpp"
@@ -17,16 +18,19 @@ class ResultFile {
  public:
   virtual ~ResultFile() = default;
 
-  /// Allocates this process's rows [first_row, first_row + rows) in the file ahead and maps
-  /// them (MappedFileRange), so that write_rows() is a parallel copy. Independent of the
-  /// result and free of MPI calls: a device run calls it on a thread while the GPU computes.
-  /// Does nothing where the file system cannot allocate ahead or map (writes then go another
-  /// way). Throws std::runtime_error when the blocks cannot be allocated (a full disk).
-  virtual void reserve_rows(int64_t first_row, int64_t rows) = 0;
+  /// Called as rows [first_row, first_row + rows) become ready to be written, from the thread
+  /// that prepared them; `memory` is where they lie when the device may copy into them
+  /// directly (a file in memory, tmpfs), else null.
+  using RowsReady = std::function<void(int64_t first_row, int64_t rows, char* memory)>;
 
-  /// The reserved rows in memory when the file lives there (tmpfs) and the device may copy
-  /// into them directly once they are pinned; null otherwise.
-  virtual char* reserved_memory() const = 0;
+  /// Allocates this process's rows [first_row, first_row + rows) in the file ahead, maps them
+  /// and makes their pages resident (MappedFileRange), several threads at once, piece by piece,
+  /// calling `ready` (when set) for each piece as it is done, so that write_rows() is a
+  /// parallel copy. Independent of the result and free of MPI calls: a device run calls it on a
+  /// thread while the GPU computes. Where the file system cannot allocate ahead or map, `ready`
+  /// hears of all the rows at once, without memory. Throws std::runtime_error when the blocks
+  /// cannot be allocated (a full disk).
+  virtual void reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) = 0;
 
   /// Writes `rows` rows as rows [first_row, first_row + rows) of the file, row r read from
   /// `data + r * ld`. Throws std::runtime_error on failure.
@@ -34,17 +38,35 @@ class ResultFile {
 
   /// Renames the complete file onto the target (collective under MPI).
   virtual void commit() = 0;
+
+  /// True when nothing is written at all (the output is /dev/null): the run skips the copy back.
+  virtual bool discards() const { return false; }
+
+ protected:
+  /// reserve_rows()'s work on a mapping of rows [first_row, first_row + rows) of `cols` int32
+  /// (empty: everything at once, no memory): `threads` threads, about four pieces each.
+  static void prepare_rows(const MappedFileRange& map, int64_t first_row, int64_t rows, int64_t cols, int threads,
+                           bool device_may_copy, const RowsReady& ready);
+};
+
+/// The result file when the output is a device that discards (/dev/null): nothing is written,
+/// and the device is left as it is.
+class DiscardedOutput final : public ResultFile {
+ public:
+  void reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) override {
+    if (ready) ready(first_row, rows, nullptr);
+  }
+  void write_rows(const int32_t* /*data*/, int64_t /*first_row*/, int64_t /*rows*/, int64_t /*ld*/) override {}
+  void commit() override {}
+  bool discards() const override { return true; }
 };
 
 /// The result file of one process, which writes every row.
 class OutputFile final : public ResultFile {
  public:
-  /// Throws InputError unless `path`'s directory exists and is writable and `path` is not a
-  /// directory. Called before any work, so that a bad output path costs nothing.
-  static void check_writable(const std::string& path);
-
-  /// Creates the temporary file `<path>.tmp.XXXXXX` beside `path`, for rows of `cols` int32,
-  /// written by `threads` threads. It is removed again on failure and on SIGINT/SIGTERM.
+  /// Creates the temporary file beside `path` (a regular file's path: check_output_path), for
+  /// rows of `cols` int32, written by `threads` threads. It is removed again on failure and on
+  /// any signal that can be caught (temp_file.hpp); stale ones of killed runs go first.
   OutputFile(const std::string& path, int64_t cols, int threads);
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
@@ -52,8 +74,7 @@ class OutputFile final : public ResultFile {
   ~OutputFile() override;
 
   /// Sizes the file to cols^2 int32 and reserves the rows (ResultFile::reserve_rows).
-  void reserve_rows(int64_t first_row, int64_t rows) override;
-  char* reserved_memory() const override { return map_.memory_at(map_begin_); }
+  void reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) override;
   /// Parallel copies into the reserved mapping, else parallel pwrites.
   void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) override;
   /// Closes the temporary file and renames it onto the target.
@@ -68,8 +89,7 @@ class OutputFile final : public ResultFile {
   int threads_ = 1;
   int fd_ = -1;
   bool committed_ = false;
-  MappedFileRange map_;    ///< the reserved rows; empty when writes go through pwrite
-  int64_t map_begin_ = 0;  ///< file byte of the first reserved row
+  MappedFileRange map_;  ///< the reserved rows; empty when writes go through pwrite
 };
 
 }  // namespace apsp

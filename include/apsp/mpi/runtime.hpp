@@ -4,6 +4,7 @@
 // it. This header does not need <mpi.h>; in a build without MPI the runtime is never active.
 #pragma once
 
+#include <chrono>
 #include <string>
 
 namespace apsp::mpi {
@@ -32,6 +33,8 @@ class Runtime {
   int local_size() const { return local_size_; }
   /// Nodes in the job (processes with local rank 0).
   int nodes() const { return nodes_; }
+  /// When MPI_Init was called: where an MPI run's clock starts.
+  std::chrono::steady_clock::time_point init_started() const { return init_started_; }
 
   /// Ends every process of the job with `code` (for a failure that not every rank saw).
   [[noreturn]] void abort(int code) const;
@@ -39,6 +42,7 @@ class Runtime {
  private:
   bool active_ = false;
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1, nodes_ = 1;
+  std::chrono::steady_clock::time_point init_started_{};
 };
 
 /// True when the MPI library says it reads and writes CUDA device memory itself (Open MPI's

@@ -31,11 +31,9 @@ class SharedOutputFile final : public ResultFile {
   /// Not collective, and free of MPI calls (a thread may run it while the device computes):
   /// on one node, allocates and maps this rank's rows (ResultFile::reserve_rows). Does
   /// nothing across nodes (write_rows() uses MPI-IO there).
-  void reserve_rows(int64_t first_row, int64_t rows) override;
-
-  /// Null: ranks do not yet pin their part of a shared tmpfs file (their device copies go
-  /// through pinned chunk buffers).
-  char* reserved_memory() const override { return nullptr; }
+  /// Ranks do not yet let a device copy into their part of a shared tmpfs file: `ready` gets no
+  /// memory, and device results go through pinned chunk buffers.
+  void reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) override;
 
   /// Not collective: a parallel copy into the reserved mapping, else MPI-IO.
   void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) override;

@@ -3,6 +3,7 @@
 // input and output, for one process and for the ranks of an MPI job alike.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -16,6 +17,11 @@ struct RunReport;
 struct RunOptions {
   std::string input;
   std::string output;
+  std::string record_path;  ///< --json's file: checked with the output before any work
+  /// Where the run's clock starts: the process's start (or MPI_Init's) for a whole run, so that
+  /// total_s is what a user times; default: when the pipeline starts.
+  std::chrono::steady_clock::time_point started{};
+  std::string thread_binding;      ///< how host threads are bound, for the banner and the record
   std::string backend;             ///< "" = Kokkos' default execution space
   int block_size = 0;              ///< 0 = the backend's default (backends/)
   int write_threads = 0;           ///< 0 = automatic
@@ -35,6 +41,7 @@ struct RunOptions {
 };
 
 struct StageSeconds {
+  double startup = 0;  ///< process start (MPI_Init under MPI) to the pipeline: loader, MPI, Kokkos, device, options
   double read = 0, build = 0, solve = 0;
   double copy_back = 0;  ///< device backends: time spent waiting for result copies (overlapped with writes)
   double verify = 0, write = 0, total = 0;
@@ -49,16 +56,18 @@ struct RunReport {
   std::string backend;  ///< execution space name, e.g. "OpenMP"
   int concurrency = 0;  ///< threads (CPU) or resident threads (GPU) of the execution space
   int write_threads = 0;
-  int64_t host_bytes = 0;    ///< host memory the run needs (per rank in a distributed run)
-  int64_t device_bytes = 0;  ///< device memory the run needs (0 when the host is the device; per rank)
-  std::string device;        ///< e.g. "NVIDIA H200" or the CPU model
+  int64_t host_bytes = 0;      ///< host memory the run needs (per rank in a distributed run)
+  int64_t device_bytes = 0;    ///< device memory the run needs (0 when the host is the device; per rank)
+  std::string device;          ///< e.g. "NVIDIA H200" or the CPU model
+  std::string thread_binding;  ///< OpenMP's binding, and who chose it
   StageSeconds seconds;
   bool phases_timed = false;
   double phase_seconds[3] = {0, 0, 0};
   bool verified = false;  ///< the check ran (its verdict in `verify`)
   VerifyReport verify;
-  bool written = false;  ///< the output file is in place (not when the check failed)
-  int ranks = 1;         ///< MPI processes sharing the run
+  bool written = false;    ///< the output file is in place (not when the check failed)
+  bool discarded = false;  ///< the output is a device that discards (/dev/null): nothing written
+  int ranks = 1;           ///< MPI processes sharing the run
   int nodes = 1;
   std::string message_path;  ///< distributed runs: how pivot rows travel between ranks
 };

@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -15,7 +16,7 @@
 
 namespace apsp {
 
-/// Edges copied to the device at a time (device backends): 192 MiB of staging.
+/// Edges read (and copied to a device) at a time: 192 MiB of staging.
 inline constexpr int64_t kEdgeChunk = int64_t(1) << 24;
 
 namespace Impl {
@@ -90,25 +91,30 @@ void initialise_from_edges(const DistanceMatrix<ExecSpace>& d, const GraphFile& 
                          Impl::FillRows<ExecSpace>{d.data.data(), d.n, d.first_row});
 
   const int32_t max_weight = graph.max_weight_allowed();
-  using HostEdges = Kokkos::View<const int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  // The edges are read in chunks into host memory (pinned for a device), so that a dense
+  // graph's edge list (up to 12 * V * (V - 1) bytes) is never held whole, here or on a device.
+  using Host = Kokkos::View<int32_t*, typename BackendRuntime<ExecSpace>::HostStagingSpace>;
   constexpr bool host_accessible = device_reads_host<ExecSpace>();
-  // Device backends copy the edges over in chunks so that a dense graph's edge list
-  // (up to 12 * V * (V - 1) bytes) never has to fit in device memory at once.
-  const int64_t chunk = host_accessible ? graph.edges() : std::min<int64_t>(graph.edges(), kEdgeChunk);
+  const int64_t chunk = std::min<int64_t>(graph.edges(), kEdgeChunk);
+  Host host;
   Kokkos::View<int32_t*, typename ExecSpace::memory_space> staging;
-  if (!host_accessible && chunk > 0)
-    staging = decltype(staging)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::build::edges"),
-                                static_cast<size_t>(3 * chunk));
+  if (chunk > 0) {
+    host = Host(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::build::edges_read"), size_t(3 * chunk));
+    if constexpr (!host_accessible)
+      staging = decltype(staging)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::build::edges"),
+                                  static_cast<size_t>(3 * chunk));
+  }
   for (int64_t begin = 0; begin < graph.edges(); begin += chunk) {
     const int64_t count = std::min(chunk, graph.edges() - begin);
-    HostEdges host(graph.edge_data() + 3 * begin, static_cast<size_t>(3 * count));
+    ExecSpace().fence();  // the previous chunk's kernels are done with the buffers
+    graph.read_edges(begin, count, host.data());
     int64_t bad;
     if constexpr (host_accessible) {
       bad = Impl::first_bad_edge<ExecSpace>(host, count, begin, d.vertices, max_weight);
       if (bad < 0) Impl::scatter_edges(d, host, count);
     } else {
       auto dst = Kokkos::subview(staging, std::make_pair<size_t, size_t>(0, 3 * count));
-      Kokkos::deep_copy(dst, host);
+      Kokkos::deep_copy(dst, Kokkos::subview(host, std::make_pair<size_t, size_t>(0, 3 * count)));
       bad = Impl::first_bad_edge<ExecSpace>(dst, count, begin, d.vertices, max_weight);
       if (bad < 0) Impl::scatter_edges(d, dst, count);
     }

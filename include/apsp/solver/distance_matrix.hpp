@@ -9,6 +9,7 @@
 #include <string>
 
 #include "apsp/core/constants.hpp"
+#include "apsp/core/sizes.hpp"
 
 namespace apsp {
 
@@ -45,13 +46,13 @@ struct DistanceMatrix {
         first_row(first),
         rows(count),
         data(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::distance_matrix")),
-             static_cast<size_t>(count * padded_size(v, b))) {}
+             static_cast<size_t>(size_mul(count, padded_size(v, b)))) {}
 };
 
-/// Bytes of the padded matrix, or of `rows` of its rows.
+/// Bytes of the padded matrix, or of `rows` of its rows (kTooLarge when that overflows).
 inline int64_t matrix_bytes(int64_t vertices, int block, int64_t rows = -1) {
   const int64_t n = padded_size(vertices, block);
-  return (rows < 0 ? n : rows) * n * static_cast<int64_t>(sizeof(int32_t));
+  return size_mul(rows < 0 ? n : rows, n, int64_t(sizeof(int32_t)));
 }
 
 }  // namespace apsp

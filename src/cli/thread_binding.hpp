@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// OpenMP's thread binding, chosen before Kokkos starts where the user chose none.
+#pragma once
+
+#include <string>
+
+#include "apsp/mpi/runtime.hpp"
+
+namespace apsp::cli {
+
+/// Sets OMP_PROC_BIND (and OMP_PLACES) when neither is set: a CPU run that has the node to
+/// itself spreads its threads over the hardware threads (spread, threads); a GPU run, or a
+/// node shared by several ranks, leaves them unbound (false), which also spares users Kokkos'
+/// advice to bind. The user's own settings always win. Returns a phrase for the banner.
+std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mpi);
+
+}  // namespace apsp::cli

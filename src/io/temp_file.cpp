@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "apsp/io/temp_file.hpp"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace apsp {
+
+namespace {
+
+constexpr char kPrefix[] = ".apsp_kokkos.";
+
+// This host, as 8 hex digits (a file system may be shared by several hosts).
+std::string host_tag() {
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  char tag[16];
+  std::snprintf(tag, sizeof tag, "%08x", unsigned(std::hash<std::string>{}(name)) & 0xffffffffu);
+  return tag;
+}
+
+// A process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat), or "" when
+// there is no such process.
+std::string start_time(long pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(f, line)) return "";
+  const auto close = line.rfind(')');  // the command name may hold spaces
+  if (close == std::string::npos) return "";
+  std::istringstream rest(line.substr(close + 2));
+  std::string field;
+  for (int i = 3; i <= 22 && rest >> field; ++i) {
+  }
+  return field;
+}
+
+// The file a signal removes (a fixed buffer: the handler may only make async-signal-safe calls).
+char g_path[4096];
+std::atomic<bool> g_live{false};
+
+extern "C" void remove_and_reraise(int sig) {
+  if (g_live.load()) ::unlink(g_path);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+}  // namespace
+
+std::string temp_file_name(const std::string& dir) {
+  static std::mt19937_64 rng{std::random_device{}()};
+  static constexpr char kDigits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+  std::string random(8, '0');
+  for (char& c : random) c = kDigits[rng() % 36];
+  const long pid = long(::getpid());
+  return dir + "/" + kPrefix + host_tag() + "." + std::to_string(pid) + "." + start_time(pid) + "." + random;
+}
+
+int remove_stale_temp_files(const std::string& dir) {
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return 0;
+  const std::string mine = kPrefix + host_tag() + ".";
+  int removed = 0;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.rfind(mine, 0) != 0) continue;
+    // <pid>.<start>.<random>
+    long pid = 0;
+    char start[32] = {};
+    if (std::sscanf(name.c_str() + mine.size(), "%ld.%31[0-9].", &pid, start) != 2 || pid <= 0) continue;
+    if (start_time(pid) == start) continue;  // its owner still runs
+    std::string path = dir;
+    path += '/';
+    path += name;
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_uid == ::getuid() || ::getuid() == 0) &&
+        ::unlink(path.c_str()) == 0)
+      ++removed;
+  }
+  ::closedir(d);
+  return removed;
+}
+
+void remove_on_signal(const std::string& path) {
+  static const bool installed = [] {
+    for (int sig :
+         {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF}) {
+      struct sigaction old {};
+      if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;  // nohup's HUP stays ignored
+      struct sigaction sa {};
+      sa.sa_handler = remove_and_reraise;
+      sigemptyset(&sa.sa_mask);
+      sa.sa_flags = SA_RESETHAND;
+      ::sigaction(sig, &sa, nullptr);
+    }
+    return true;
+  }();
+  (void)installed;
+  g_live.store(false);
+  if (path.empty() || path.size() >= sizeof g_path) return;
+  std::memcpy(g_path, path.c_str(), path.size() + 1);
+  g_live.store(true);
+}
+
+}  // namespace apsp
