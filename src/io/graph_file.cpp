@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "apsp/io/graph_file.hpp"
 
+#include "path_parts.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,14 +23,6 @@ namespace {
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) { throw InputError(path + ": " + what); }
 
-std::string file_kind(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a plain file";
-}
 }  // namespace
 
 GraphFile GraphFile::open(const std::string& path) {
@@ -40,7 +34,8 @@ GraphFile GraphFile::open(const std::string& path) {
   if (g.fd_ < 0) fail(path, std::string("cannot open input: ") + std::strerror(errno));
   struct stat st {};
   if (::fstat(g.fd_, &st) != 0) fail(path, std::string("cannot read input: ") + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) fail(path, "cannot read input: not a regular file (" + file_kind(st.st_mode) + ")");
+  if (!S_ISREG(st.st_mode))
+    fail(path, std::string("cannot read input: not a regular file (") + Impl::kind_of(st.st_mode) + ")");
   const int64_t size = st.st_size;
   if (size < 8) fail(path, "file is " + std::to_string(size) + " bytes, shorter than the 8-byte header (V, E)");
   int32_t header[2];

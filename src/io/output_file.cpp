@@ -16,17 +16,13 @@
 #include "apsp/core/errors.hpp"
 #include "apsp/core/sizes.hpp"
 #include "apsp/io/temp_file.hpp"
+#include "path_parts.hpp"
 
 namespace apsp {
 
-namespace {
+using Impl::directory_of;
 
-std::string directory_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
+namespace {
 
 void write_all(int fd, const char* p, size_t bytes, off_t offset, const std::string& path) {
   while (bytes > 0) {

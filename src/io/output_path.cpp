@@ -13,31 +13,15 @@
 #include <vector>
 
 #include "apsp/core/errors.hpp"
+#include "path_parts.hpp"
 
 namespace apsp {
 
+using Impl::directory_of;
+using Impl::kind_of;
+using Impl::name_of;
+
 namespace {
-
-std::string directory_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string name_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISCHR(mode)) return "a character device";
-  return "not a regular file";
-}
 
 // Linux's null device (major 1, minor 3), wherever its node lies: writes to it vanish.
 bool discards(const struct stat& st) { return S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3; }
