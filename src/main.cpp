@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -69,6 +70,18 @@ int main(int argc, char* argv[]) {
   }
   const bool rank0 = mpi.rank() == 0;                                             // rank 0 speaks for the job
   const std::string binding = apsp::cli::choose_thread_binding(argc, argv, mpi);  // before OpenMP starts
+  if (const char* bind = std::getenv("OMP_PROC_BIND"); bind != nullptr && std::string(bind) != "false") {
+    // A binding that puts two ranks of a node on the same CPUs would make them take turns.
+    if (const std::string clash = mpi.shared_cpus(); !clash.empty()) {
+      if (rank0)
+        std::fprintf(stderr,
+                     "apsp_kokkos: error: %s (OMP_PROC_BIND=%s binds every rank's threads alike); unset "
+                     "OMP_PROC_BIND and OMP_PLACES (each rank then takes its own share of the node) or bind "
+                     "ranks with the launcher (mpirun --bind-to core --map-by slot:PE=N, srun --cpu-bind=cores)\n",
+                     clash.c_str(), bind);
+      return 2;
+    }
+  }
   apsp::cli::KokkosArguments kokkos_args(argc, argv, mpi);
   Kokkos::ScopeGuard kokkos(kokkos_args.argc(), kokkos_args.argv());
 

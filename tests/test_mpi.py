@@ -210,6 +210,56 @@ class NothingLeftBehind(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(tmp)), ["g.bin"])
 
 
+class Placement(unittest.TestCase):
+    """Ranks of one node never share CPUs: unbound, each takes its share of the node; a binding
+    exported to every rank alike (OMP_PROC_BIND=spread OMP_PLACES=threads under a launcher that
+    does not bind) is refused with one line, since it would put them on the same cores."""
+
+    def setUp(self):
+        if ARGS.np != 2 or len(os.sched_getaffinity(0)) < 2:
+            self.skipTest("two ranks on a node of two CPUs or more")
+
+    def run_with(self, tmp, **env):
+        g = os.path.join(tmp, "g.bin")
+        write_graph(g, 300, [(i, i + 1, 1) for i in range(299)])
+        record = os.path.join(tmp, "r.json")
+        environ = {k: v for k, v in os.environ.items() if k not in ("OMP_PROC_BIND", "OMP_PLACES")}
+        environ.update(env)
+        p = subprocess.run([*launcher(), ARGS.exe, "--json", record, g, os.path.join(tmp, "out")],
+                           capture_output=True, text=True, env=environ)
+        return p, record
+
+    def test_unbound_ranks_take_disjoint_cpus(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p, record = self.run_with(tmp)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(record) as f:
+                cpus = json.load(f)["cpus_per_process"]
+            self.assertEqual(len(cpus), 2)
+            sets = [set(expand(c)) for c in cpus]
+            self.assertTrue(all(sets), cpus)
+            self.assertFalse(sets[0] & sets[1], cpus)
+
+    def test_a_binding_that_collapses_the_ranks_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p, _ = self.run_with(tmp, OMP_PROC_BIND="spread", OMP_PLACES="threads")
+            self.assertNotEqual(p.returncode, 0)
+            lines = [l for l in p.stderr.splitlines() if l.startswith("apsp_kokkos")]
+            self.assertEqual(len(lines), 1, p.stderr)
+            self.assertIn("share CPUs", lines[0])
+            self.assertIn("unset OMP_PROC_BIND", lines[0])
+            self.assertFalse(os.path.exists(os.path.join(tmp, "out")))
+
+
+def expand(cpu_list):
+    """"0-2,5" -> [0, 1, 2, 5]."""
+    out = []
+    for part in cpu_list.split(","):
+        a, _, b = part.partition("-")
+        out += range(int(a), int(b or a) + 1)
+    return out
+
+
 class SelfCheckAndRecord(unittest.TestCase):
     def test_verify_passes_and_json_names_the_ranks(self):
         with tempfile.TemporaryDirectory() as tmp:

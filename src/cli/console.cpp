@@ -15,6 +15,11 @@ void print_banner(const RunReport& r) {
   std::fprintf(stderr, "apsp_kokkos %s (%s), Kokkos %s: %s on %s, concurrency %d\n", APSP_VERSION, APSP_GIT_HASH,
                kokkos_version_string().c_str(), r.backend.c_str(), r.device.c_str(), r.concurrency);
   if (!r.thread_binding.empty()) std::fprintf(stderr, "apsp_kokkos: host threads: %s\n", r.thread_binding.c_str());
+  if (r.ranks > 1) {
+    std::string cpus;
+    for (const auto& c : r.cpus) cpus += (cpus.empty() ? "" : " | ") + c;
+    std::fprintf(stderr, "apsp_kokkos: host CPUs per rank: %s\n", cpus.c_str());
+  }
   if (r.ranks > 1)
     std::fprintf(stderr, "apsp_kokkos: MPI: %d ranks on %d node(s), pivot rows through %s\n", r.ranks, r.nodes,
                  r.message_path.c_str());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "kokkos_args.hpp"
 
+#include <sched.h>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -15,6 +16,15 @@
 namespace apsp::cli {
 
 namespace {
+
+// Host threads for this rank: the CPUs of its affinity mask (choose_thread_binding gave it
+// its share of the node), else the node's cores shared among its ranks.
+int threads_allowed(const mpi::Runtime& mpi) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return int(std::max(1u, std::thread::hardware_concurrency() / unsigned(mpi.local_size())));
+}
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
@@ -49,7 +59,7 @@ std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& ar
 #else
     out.push_back("--kokkos-threads=" +
 #endif
-                  std::to_string(std::max(1u, std::thread::hardware_concurrency() / unsigned(mpi.local_size()))));
+                  std::to_string(threads_allowed(mpi)));
   if (gpus == 0) return out;
   out.push_back("--kokkos-device-id=" + std::to_string(mpi.local_rank() % gpus));
   if (mpi.rank() == 0 && !dropped.empty())

@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "thread_binding.hpp"
 
+#include "apsp/core/cpus.hpp"
+
 #include <Kokkos_Core.hpp>
+
+#include <sched.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace apsp::cli {
 
@@ -20,30 +27,68 @@ std::string backend_asked(int argc, char* argv[]) {
   for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
   return name;
 }
+// This rank's CPUs when several ranks share a node: what the launcher bound it to, when that
+// is fewer than the node has, else its node-local rank's share of them (contiguous, sizes
+// differing by at most one; one CPU each, in turn, when ranks outnumber CPUs).
+std::vector<int> rank_share(const mpi::Runtime& mpi) {
+  const std::vector<int> cpus = allowed_cpus();
+  const int node_cpus = static_cast<int>(std::thread::hardware_concurrency());
+  if (cpus.empty() || int(cpus.size()) < node_cpus) return cpus;  // bound by the launcher
+  const int n = int(cpus.size()), ranks = mpi.local_size(), r = mpi.local_rank();
+  if (ranks >= n) return {cpus[size_t(r % n)]};
+  return std::vector<int>(cpus.begin() + n * r / ranks, cpus.begin() + n * (r + 1) / ranks);
+}
+
 }  // namespace
 
 std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mpi) {
   const char* bind = std::getenv("OMP_PROC_BIND");
   const char* places = std::getenv("OMP_PLACES");
-  if (bind != nullptr || places != nullptr)
-    return std::string("OMP_PROC_BIND=") + (bind ? bind : "(unset)") + " OMP_PLACES=" + (places ? places : "(unset)") +
-           " (yours)";
+  // Set by this program when it started itself again with its default binding (below).
+  const bool our_default = std::getenv("APSP_KOKKOS_BINDING") != nullptr;
 #if defined(KOKKOS_ENABLE_OPENMP)
   const bool openmp_computes = backend_asked(argc, argv) == "openmp";
-  const bool node_to_itself = !mpi.active() || mpi.local_size() == 1;
-  if (openmp_computes && node_to_itself) {
-    ::setenv("OMP_PROC_BIND", "spread", 0);
-    ::setenv("OMP_PLACES", "threads", 0);
-    return "OMP_PROC_BIND=spread OMP_PLACES=threads (default; set either to choose)";
+  if (mpi.active() && mpi.local_size() > 1) {
+    if (bind != nullptr && std::string(bind) != "false") {
+      // The OpenMP runtime read the binding when it loaded: it cannot be changed from here.
+      // Refused where it puts ranks of this node on the same CPUs (mpi::check_disjoint_cpus).
+      return std::string("OMP_PROC_BIND=") + bind + " OMP_PLACES=" + (places ? places : "(unset)") + " (yours)";
+    }
+    // Unbound OpenMP threads inherit the main thread's CPUs: this rank's share of the node.
+    const std::vector<int> mine = rank_share(mpi);
+    if (!mine.empty()) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      for (int c : mine) CPU_SET(c, &set);
+      ::sched_setaffinity(0, sizeof set, &set);
+      ::setenv("OMP_PROC_BIND", "false", 0);  // no binding for OpenMP to add (and no Kokkos advice)
+      return "CPUs " + cpu_list(mine) + " of this node for this rank's threads";
+    }
   }
-  ::setenv("OMP_PROC_BIND", "false", 0);
-  return std::string("OMP_PROC_BIND=false (default for ") +
-         (openmp_computes ? "several ranks on a node" : "a run whose host threads do not compute") +
+  if (bind != nullptr || places != nullptr)
+    return std::string("OMP_PROC_BIND=") + (bind ? bind : "(unset)") + " OMP_PLACES=" + (places ? places : "(unset)") +
+           (our_default ? " (default; set either to choose)" : " (yours)");
+  if (openmp_computes && !mpi.active()) {
+    // The OpenMP runtime reads OMP_PROC_BIND and OMP_PLACES when it is loaded, before main():
+    // to bind by default the program starts itself once more with them set (a few ms).
+    ::setenv("OMP_PROC_BIND", "spread", 1);
+    ::setenv("OMP_PLACES", "threads", 1);
+    ::setenv("APSP_KOKKOS_BINDING", "1", 1);
+    ::execv("/proc/self/exe", argv);
+    ::unsetenv("OMP_PROC_BIND");  // could not start again: run unbound, and say so
+    ::unsetenv("OMP_PLACES");
+  }
+  ::setenv("OMP_PROC_BIND", "false", 0);  // tells Kokkos nothing is bound (no advice printed)
+  return std::string("unbound (default for ") +
+         (openmp_computes ? "this run" : "a run whose host threads do not compute") +
          "; set OMP_PROC_BIND or OMP_PLACES to choose)";
 #else
   (void)argc;
   (void)argv;
   (void)mpi;
+  (void)bind;
+  (void)places;
+  (void)our_default;
   return "";
 #endif
 }

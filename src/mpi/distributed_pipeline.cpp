@@ -16,7 +16,7 @@
 
 namespace apsp::mpi {
 
-std::string devices_of_all_ranks(MPI_Comm comm, const std::string& mine) {
+std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& mine) {
   int size = 1;
   MPI_Comm_size(comm, &size);
   int length = static_cast<int>(mine.size());
@@ -26,9 +26,14 @@ std::string devices_of_all_ranks(MPI_Comm comm, const std::string& mine) {
   for (int r = 1; r < size; ++r) offsets[size_t(r)] = offsets[size_t(r - 1)] + lengths[size_t(r - 1)];
   std::string all(static_cast<size_t>(offsets.back() + lengths.back()), ' ');
   MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, comm);
+  std::vector<std::string> out;
+  for (int r = 0; r < size; ++r) out.push_back(all.substr(size_t(offsets[size_t(r)]), size_t(lengths[size_t(r)])));
+  return out;
+}
+
+std::string devices_of_all_ranks(MPI_Comm comm, const std::string& mine) {
   std::vector<std::pair<std::string, int>> counted;
-  for (int r = 0; r < size; ++r) {
-    const std::string name = all.substr(size_t(offsets[size_t(r)]), size_t(lengths[size_t(r)]));
+  for (const std::string& name : gather_strings(comm, mine)) {
     auto it = std::find_if(counted.begin(), counted.end(), [&](const auto& c) { return c.first == name; });
     if (it == counted.end())
       counted.emplace_back(name, 1);

@@ -15,6 +15,7 @@
 #include "../pipeline/processes.hpp"
 #include "../pipeline/single_process.hpp"
 #include "apsp/check/verify.hpp"
+#include "apsp/core/cpus.hpp"
 #include "apsp/io/output_path.hpp"
 #include "apsp/mpi/distributed_fw.hpp"
 #include "apsp/mpi/runtime.hpp"
@@ -26,6 +27,9 @@
 #include "collective.hpp"
 
 namespace apsp::mpi {
+
+/// Every rank's `mine`, in rank order. Collective.
+std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& mine);
 
 /// Every rank's device, as one line: identical names counted ("AMD EPYC 7B13 x4"), GPUs
 /// listed one by one (their names carry the device number). Collective.
@@ -56,6 +60,7 @@ class MpiRanks {
   void describe(RunReport& report) const {
     report.ranks = ranks();
     report.nodes = nodes();
+    report.cpus = gather_strings(comm_, cpu_list(allowed_cpus()));
     report.message_path = direct<ExecSpace>()
                               ? (host_is_device<ExecSpace>() ? "host memory" : "device buffers (CUDA-aware MPI)")
                               : "pinned host staging";

@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "apsp/mpi/runtime.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <vector>
+
+#include "apsp/core/cpus.hpp"
 
 #if defined(APSP_HAVE_MPI)
 #include <mpi.h>
@@ -70,6 +78,39 @@ Runtime::~Runtime() {
 #if defined(APSP_HAVE_MPI)
   if (active_) MPI_Finalize();
 #endif
+}
+
+std::string Runtime::shared_cpus() const {
+#if defined(APSP_HAVE_MPI)
+  if (!active_ || local_size_ < 2) return "";
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  const std::vector<int> mine = allowed_cpus();
+  // Every rank's host and CPUs, as fixed-size records: host (64 bytes) and a CPU bit set.
+  constexpr int kHost = 64, kWords = 16;  // 1024 CPUs
+  std::vector<uint64_t> record(size_t(kHost / 8 + kWords), 0);
+  std::memcpy(record.data(), host, std::min<size_t>(std::strlen(host), kHost - 1));
+  for (int c : mine)
+    if (c < 64 * kWords) record[size_t(kHost / 8 + c / 64)] |= uint64_t(1) << (c % 64);
+  std::vector<uint64_t> all(record.size() * size_t(size_));
+  MPI_Allgather(record.data(), int(record.size()), MPI_UINT64_T, all.data(), int(record.size()), MPI_UINT64_T,
+                MPI_COMM_WORLD);
+  const size_t n = record.size();
+  for (int a = 0; a < size_; ++a)
+    for (int b = a + 1; b < size_; ++b) {
+      const uint64_t* ra = &all[size_t(a) * n];
+      const uint64_t* rb = &all[size_t(b) * n];
+      if (std::memcmp(ra, rb, kHost) != 0) continue;  // other nodes
+      std::vector<int> both;
+      for (int w = 0; w < kWords; ++w)
+        for (int bit = 0; bit < 64; ++bit)
+          if ((ra[kHost / 8 + w] & rb[kHost / 8 + w]) >> bit & 1) both.push_back(64 * w + bit);
+      if (!both.empty())
+        return "ranks " + std::to_string(a) + " and " + std::to_string(b) + " on " +
+               std::string(reinterpret_cast<const char*>(ra)) + " share CPUs " + cpu_list(both);
+    }
+#endif
+  return "";
 }
 
 void Runtime::abort(int code) const {

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "apsp/check/verify.hpp"
+#include "apsp/core/cpus.hpp"
 #include "apsp/io/output_file.hpp"
 #include "apsp/io/output_path.hpp"
 #include "apsp/pipeline/run_report.hpp"
@@ -33,7 +34,9 @@ class SingleProcess {
   int ranks_on_node() const { return 1; }
   TileRowPartition partition(int tiles) const { return TileRowPartition{tiles, 1}; }
   template <class ExecSpace>
-  void describe(RunReport& /*report*/) const {}
+  void describe(RunReport& report) const {
+    report.cpus = {cpu_list(allowed_cpus())};
+  }
 
   template <class Stage>
   void collectively(Stage&& stage) const {

@@ -39,6 +39,7 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
         {"thread_binding", r.thread_binding},
         {"configuration", config.str()}}},
       {"mpi", {{"ranks", r.ranks}, {"nodes", r.nodes}, {"pivot_rows_through", r.message_path}}},
+      {"cpus_per_process", r.cpus},
       {"mpi_ranks", r.ranks},
       {"input", options.input},
       {"output", options.output},

@@ -36,6 +36,10 @@ class Runtime {
   /// When MPI_Init was called: where an MPI run's clock starts.
   std::chrono::steady_clock::time_point init_started() const { return init_started_; }
 
+  /// Collective: "ranks 0 and 1 on <host> share CPUs 0-3" when two ranks of one node may run
+  /// on the same CPUs (their affinity masks overlap), else "".
+  std::string shared_cpus() const;
+
   /// Ends every process of the job with `code` (for a failure that not every rank saw).
   [[noreturn]] void abort(int code) const;
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "apsp/check/verify.hpp"
 
@@ -56,10 +57,11 @@ struct RunReport {
   std::string backend;  ///< execution space name, e.g. "OpenMP"
   int concurrency = 0;  ///< threads (CPU) or resident threads (GPU) of the execution space
   int write_threads = 0;
-  int64_t host_bytes = 0;      ///< host memory the run needs (per rank in a distributed run)
-  int64_t device_bytes = 0;    ///< device memory the run needs (0 when the host is the device; per rank)
-  std::string device;          ///< e.g. "NVIDIA H200" or the CPU model
-  std::string thread_binding;  ///< OpenMP's binding, and who chose it
+  int64_t host_bytes = 0;         ///< host memory the run needs (per rank in a distributed run)
+  int64_t device_bytes = 0;       ///< device memory the run needs (0 when the host is the device; per rank)
+  std::string device;             ///< e.g. "NVIDIA H200" or the CPU model
+  std::string thread_binding;     ///< OpenMP's binding, and who chose it
+  std::vector<std::string> cpus;  ///< the CPUs each process (rank) may run on, e.g. "0-7"
   StageSeconds seconds;
   bool phases_timed = false;
   double phase_seconds[3] = {0, 0, 0};
