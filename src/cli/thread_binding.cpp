@@ -31,7 +31,7 @@ std::string backend_asked(int argc, char* argv[]) {
 // is fewer than the node has, else its node-local rank's share of them (contiguous, sizes
 // differing by at most one; one CPU each, in turn, when ranks outnumber CPUs).
 std::vector<int> rank_share(const mpi::Runtime& mpi) {
-  const std::vector<int> cpus = allowed_cpus();
+  std::vector<int> cpus = allowed_cpus();
   const int node_cpus = static_cast<int>(std::thread::hardware_concurrency());
   if (cpus.empty() || int(cpus.size()) < node_cpus) return cpus;  // bound by the launcher
   const int n = int(cpus.size()), ranks = mpi.local_size(), r = mpi.local_rank();

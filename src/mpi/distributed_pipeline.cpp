@@ -27,6 +27,7 @@ std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& mine) 
   std::string all(static_cast<size_t>(offsets.back() + lengths.back()), ' ');
   MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, comm);
   std::vector<std::string> out;
+  out.reserve(size_t(size));
   for (int r = 0; r < size; ++r) out.push_back(all.substr(size_t(offsets[size_t(r)]), size_t(lengths[size_t(r)])));
   return out;
 }

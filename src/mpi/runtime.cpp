@@ -91,7 +91,8 @@ std::string Runtime::shared_cpus() const {
   std::vector<uint64_t> record(size_t(kHost / 8 + kWords), 0);
   std::memcpy(record.data(), host, std::min<size_t>(std::strlen(host), kHost - 1));
   for (int c : mine)
-    if (c < 64 * kWords) record[size_t(kHost / 8 + c / 64)] |= uint64_t(1) << (c % 64);
+    if (c < 64 * kWords)
+      record[static_cast<size_t>(kHost / 8) + static_cast<size_t>(c / 64)] |= uint64_t(1) << (c % 64);
   std::vector<uint64_t> all(record.size() * size_t(size_));
   MPI_Allgather(record.data(), int(record.size()), MPI_UINT64_T, all.data(), int(record.size()), MPI_UINT64_T,
                 MPI_COMM_WORLD);
