@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "kokkos_args.hpp"
 
-#include <sched.h>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "apsp/core/cpus.hpp"
 #include "enabled_backends.hpp"
 
 namespace apsp::cli {
@@ -20,9 +20,7 @@ namespace {
 // Host threads for this rank: the CPUs of its affinity mask (choose_thread_binding gave it
 // its share of the node), else the node's cores shared among its ranks.
 int threads_allowed(const mpi::Runtime& mpi) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  if (const auto cpus = allowed_cpus(); !cpus.empty()) return int(cpus.size());
   return int(std::max(1u, std::thread::hardware_concurrency() / unsigned(mpi.local_size())));
 }
 

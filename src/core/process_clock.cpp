@@ -10,20 +10,25 @@
 
 namespace apsp {
 
-namespace {
-// Seconds since boot at which this process started, or a negative number.
-double started_after_boot() {
-  std::ifstream f("/proc/self/stat");
+std::string process_start_ticks(long pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
   std::string line;
-  if (!std::getline(f, line)) return -1;
+  if (!std::getline(f, line)) return "";
   const auto close = line.rfind(')');  // the command name may hold spaces
-  if (close == std::string::npos) return -1;
+  if (close == std::string::npos) return "";
   std::istringstream rest(line.substr(close + 2));
   std::string field;
   for (int i = 3; i <= 22 && rest >> field; ++i) {
   }
+  return field;
+}
+
+namespace {
+// Seconds since boot at which this process started, or a negative number.
+double started_after_boot() {
+  const std::string ticks_text = process_start_ticks(long(::getpid()));
   const long ticks = ::sysconf(_SC_CLK_TCK);
-  return ticks > 0 ? std::stod(field) / double(ticks) : -1;
+  return ticks > 0 && !ticks_text.empty() ? std::stod(ticks_text) / double(ticks) : -1;
 }
 }  // namespace
 

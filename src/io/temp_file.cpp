@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "apsp/io/temp_file.hpp"
 
+#include "apsp/core/process_clock.hpp"
+
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,10 +12,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <random>
-#include <sstream>
 #include <string>
 
 namespace apsp {
@@ -29,21 +29,6 @@ std::string host_tag() {
   char tag[16];
   std::snprintf(tag, sizeof tag, "%08x", unsigned(std::hash<std::string>{}(name)) & 0xffffffffu);
   return tag;
-}
-
-// A process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat), or "" when
-// there is no such process.
-std::string start_time(long pid) {
-  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(f, line)) return "";
-  const auto close = line.rfind(')');  // the command name may hold spaces
-  if (close == std::string::npos) return "";
-  std::istringstream rest(line.substr(close + 2));
-  std::string field;
-  for (int i = 3; i <= 22 && rest >> field; ++i) {
-  }
-  return field;
 }
 
 // The file a signal removes (a fixed buffer: the handler may only make async-signal-safe calls).
@@ -64,7 +49,7 @@ std::string temp_file_name(const std::string& dir) {
   std::string random(8, '0');
   for (char& c : random) c = kDigits[rng() % 36];
   const long pid = long(::getpid());
-  return dir + "/" + kPrefix + host_tag() + "." + std::to_string(pid) + "." + start_time(pid) + "." + random;
+  return dir + "/" + kPrefix + host_tag() + "." + std::to_string(pid) + "." + process_start_ticks(pid) + "." + random;
 }
 
 int remove_stale_temp_files(const std::string& dir) {
@@ -79,7 +64,7 @@ int remove_stale_temp_files(const std::string& dir) {
     long pid = 0;
     char start[32] = {};
     if (std::sscanf(name.c_str() + mine.size(), "%ld.%31[0-9].", &pid, start) != 2 || pid <= 0) continue;
-    if (start_time(pid) == start) continue;  // its owner still runs
+    if (process_start_ticks(pid) == start) continue;  // its owner still runs
     std::string path = dir;
     path += '/';
     path += name;

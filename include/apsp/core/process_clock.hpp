@@ -4,8 +4,13 @@
 #pragma once
 
 #include <chrono>
+#include <string>
 
 namespace apsp {
+
+/// Process `pid`'s start time in clock ticks since boot (field 22 of /proc/<pid>/stat), as
+/// text, or "" when there is no such process.
+std::string process_start_ticks(long pid);
 
 /// The steady-clock instant at which this process started: the kernel's start time of the
 /// process (/proc/self/stat, one clock tick of resolution: 10 ms) against CLOCK_BOOTTIME.
