@@ -8,14 +8,18 @@
 #include <unistd.h>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "apsp/core/errors.hpp"
 #include "apsp/core/process_clock.hpp"
+#include "apsp/io/input_prefetch.hpp"
 #include "apsp/mpi/runtime.hpp"
 #include "apsp/pipeline/pipeline.hpp"
 #include "apsp/report/run_record.hpp"
@@ -35,6 +39,13 @@ apsp::RunReport run(const apsp::RunOptions& options, const apsp::mpi::Runtime& m
 #endif
   (void)mpi;
   return apsp::run_pipeline(options);
+}
+
+// Edge-list bytes read ahead while Kokkos starts: at most 2 GiB, and an eighth of the memory
+// the run may use, shared by the ranks of a node (the rest is read as the matrix is built).
+int64_t prefetch_bytes(const apsp::RunOptions& run, const apsp::mpi::Runtime& mpi) {
+  const int64_t memory = run.host_memory_limit > 0 ? run.host_memory_limit : apsp::host_memory_available();
+  return std::min<int64_t>(int64_t(2) << 30, memory / 8 / std::max(1, mpi.local_size()));
 }
 
 // Bad input and bad options exit 2, any other failure 1. Under MPI a failure every rank agreed
@@ -83,6 +94,10 @@ int main(int argc, char* argv[]) {
     }
   }
   apsp::cli::KokkosArguments kokkos_args(argc, argv, mpi);
+  // The input is opened and read on a thread while Kokkos and the device initialise.
+  std::optional<apsp::InputPrefetch> prefetch;
+  if (const auto early = apsp::cli::early_command_line(argc, argv))
+    prefetch.emplace(early->run.input, prefetch_bytes(early->run, mpi));
   Kokkos::ScopeGuard kokkos(kokkos_args.argc(), kokkos_args.argv());
 
   int exit_status = 0;
@@ -90,6 +105,7 @@ int main(int argc, char* argv[]) {
   if (!cl) return exit_status;
   cl->run.started = mpi.active() ? mpi.init_started() : apsp::process_start();
   cl->run.thread_binding = binding;
+  if (prefetch && prefetch->path() == cl->run.input) cl->run.open_input = [&prefetch] { return prefetch->take(); };
   const bool quiet = cl->quiet || !rank0;
   if (!quiet) cl->run.on_start = apsp::cli::print_banner;
   if (!quiet && (cl->progress || ::isatty(STDERR_FILENO))) cl->run.on_progress = apsp::cli::print_progress;

@@ -7,13 +7,19 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <mutex>
 
 #include "apsp/core/sizes.hpp"
+#include "apsp/io/input_prefetch.hpp"
+#include "apsp/io/mapped_file_range.hpp"
 #include "apsp/io/output_file.hpp"
 #include "apsp/io/output_path.hpp"
 #include "apsp/io/temp_file.hpp"
@@ -235,6 +241,112 @@ TEST(GraphFileTest, AFileThatShrinksWhileReadIsAnError) {
                      {"shrank to 128 bytes", "while it was being read"});
   DistanceMatrix<Kokkos::DefaultHostExecutionSpace> d(g.vertices, 16);
   expect_input_error([&] { initialise_from_edges(d, f); }, {"shrank"});
+}
+
+// The matrix built from edges the graph read ahead is the one built from the file: every
+// edge cached, some, or none; and with every edge cached the build no longer touches the file
+// (it has been cut short meanwhile, which a read would report).
+TEST(GraphFileTest, TheBuildTakesCachedEdgesInsteadOfTheFile) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  TempDir dir;
+  const Graph g = random_graph(90, 0.2, 0, 50, 4);
+  write_graph(dir.file("g"), g);
+  auto build = [&](const GraphFile& f) {
+    DistanceMatrix<Host> d(g.vertices, 16);
+    initialise_from_edges(d, f);
+    return std::vector<int32_t>(d.data.data(), d.data.data() + d.data.size());
+  };
+  const std::vector<int32_t> expected = build(GraphFile::open(dir.file("g")));
+  const std::atomic<bool> go{false};
+  for (const int64_t cached : {int64_t(0), int64_t(100), int64_t(g.edges.size())}) {
+    GraphFile f = GraphFile::open(dir.file("g"));
+    f.cache_edges(cached, go);
+    EXPECT_EQ(f.cached_edges(0, cached) != nullptr, cached > 0);
+    EXPECT_EQ(f.cached_edges(0, cached + 1), nullptr) << "more than was cached";
+    if (cached > 0) {
+      std::vector<int32_t> direct(size_t(3 * cached));
+      f.read_edges(0, cached, direct.data());
+      EXPECT_EQ(std::memcmp(f.cached_edges(0, cached), direct.data(), direct.size() * 4), 0);
+    }
+    EXPECT_EQ(build(f), expected) << cached << " edges cached";
+  }
+  GraphFile f = GraphFile::open(dir.file("g"));
+  f.cache_edges(f.edges(), go);
+  ASSERT_EQ(::truncate(dir.file("g").c_str(), 8), 0);
+  EXPECT_EQ(build(f), expected);
+  f.drop_cache();
+  expect_input_error([&] { build(f); }, {"shrank"});
+  const std::atomic<bool> stop{true};
+  write_graph(dir.file("g"), g);
+  GraphFile stopped = GraphFile::open(dir.file("g"));
+  stopped.cache_edges(stopped.edges(), stop);
+  EXPECT_EQ(stopped.cached_edges(0, 1), nullptr) << "a stopped read caches nothing";
+}
+
+// Reading ahead: the graph comes back with its edges in memory, and an error opening the file
+// is thrown where the pipeline takes the graph, as if it had opened it there.
+TEST(InputPrefetchTest, TakesTheReadGraphOrThrowsItsError) {
+  TempDir dir;
+  const Graph g = random_graph(60, 0.1, 1, 9, 5);
+  write_graph(dir.file("g"), g);
+  {
+    InputPrefetch ahead(dir.file("g"), int64_t(1) << 20);
+    const GraphFile f = ahead.take();
+    EXPECT_EQ(f.vertices(), 60);
+    EXPECT_NE(f.cached_edges(0, f.edges()), nullptr);
+  }
+  {
+    InputPrefetch small(dir.file("g"), 12 * 7);  // room for 7 edges only
+    const GraphFile f = small.take();
+    EXPECT_NE(f.cached_edges(0, 7), nullptr);
+    EXPECT_EQ(f.cached_edges(0, 8), nullptr);
+  }
+  {
+    InputPrefetch missing(dir.file("none"), int64_t(1) << 20);
+    expect_input_error([&] { missing.take(); }, {dir.file("none"), "cannot open input"});
+  }
+  { InputPrefetch unused(dir.file("g"), int64_t(1) << 20); }  // never taken: ends without a hang
+  // The pipeline takes the graph read ahead when given it.
+  InputPrefetch ahead(dir.file("g"), int64_t(1) << 20);
+  GraphFile read_ahead = ahead.take();
+  ASSERT_EQ(::truncate(dir.file("g").c_str(), 8), 0);  // its edges can now come from memory only
+  RunOptions opt;
+  opt.input = dir.file("g");
+  opt.output = dir.file("out");
+  opt.open_input = [&] { return std::move(read_ahead); };
+  run_pipeline(opt);
+  const auto expected = dijkstra_apsp(g);
+  const auto bytes = read_bytes(opt.output);
+  ASSERT_EQ(bytes.size(), expected.size() * 4);
+  EXPECT_EQ(std::memcmp(bytes.data(), expected.data(), bytes.size()), 0);
+}
+
+// Several threads dropping a shared mapping's pages leave the file's bytes as they were.
+TEST(MappedFileRangeTest, UnmappingWithSeveralThreadsKeepsTheFile) {
+  const std::string folder = exists("/dev/shm") ? "/dev/shm" : "/tmp";
+  const std::string path = folder + "/apsp_test_unmap_" + std::to_string(::getpid());
+  const int64_t bytes = int64_t(256) << 20, words = bytes / 4;
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::ftruncate(fd, bytes), 0);
+  {
+    MappedFileRange map(fd, 0, bytes, path);
+    ASSERT_TRUE(map);
+    std::vector<int32_t> row(1 << 16);
+    for (int64_t r = 0; r < words / int64_t(row.size()); ++r) {
+      for (size_t c = 0; c < row.size(); ++c) row[c] = int32_t(r * 7 + int64_t(c));
+      map.copy_rows(row.data(), r, 1, int64_t(row.size()), int64_t(row.size()), 1);
+    }
+    map.unmap(4);
+    EXPECT_FALSE(map);
+  }
+  std::vector<int32_t> row(1 << 16);
+  for (int64_t r = 0; r < words / int64_t(row.size()); ++r) {
+    ASSERT_EQ(::pread(fd, row.data(), row.size() * 4, off_t(r * int64_t(row.size()) * 4)), ssize_t(row.size() * 4));
+    for (size_t c = 0; c < row.size(); ++c) ASSERT_EQ(row[c], int32_t(r * 7 + int64_t(c))) << r;
+  }
+  ::close(fd);
+  ::unlink(path.c_str());
 }
 
 TEST(OutputPathTest, BadOutputPathsAreRefusedUpFront) {

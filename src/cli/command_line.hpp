@@ -22,4 +22,10 @@ struct CommandLine {
 /// message printed on `speaker` processes only, so that an MPI job says it once).
 std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool speaker, int& exit_status);
 
+/// The run's options as far as they can be known before Kokkos has taken its own (every
+/// --kokkos-* argument set aside), so that reading the input can begin while Kokkos starts;
+/// none when they do not parse that way. Prints nothing; only a guess (parse_command_line
+/// decides).
+std::optional<CommandLine> early_command_line(int argc, char* argv[]);
+
 }  // namespace apsp::cli

@@ -58,8 +58,14 @@ GraphFile GraphFile::open(const std::string& path) {
 }
 
 GraphFile::GraphFile(GraphFile&& o) noexcept
-    : path_(std::move(o.path_)), vertices_(o.vertices_), edges_(o.edges_), fd_(o.fd_) {
+    : path_(std::move(o.path_)),
+      vertices_(o.vertices_),
+      edges_(o.edges_),
+      fd_(o.fd_),
+      cache_(std::move(o.cache_)),
+      cached_(o.cached_) {
   o.fd_ = -1;
+  o.cached_ = 0;
 }
 
 GraphFile::~GraphFile() {
@@ -87,6 +93,20 @@ void GraphFile::read_edges(int64_t first, int64_t count, int32_t* out) const {
   for (auto& th : pool) th.join();
   for (const auto& e : errors)
     if (!e.empty()) throw InputError(e);
+}
+
+void GraphFile::cache_edges(int64_t count, const std::atomic<bool>& stop) {
+  count = std::clamp<int64_t>(count, 0, edges_);
+  drop_cache();
+  if (count == 0) return;
+  // Uninitialised (no first pass over the memory): the reads fault its pages in.
+  cache_.reset(new int32_t[size_t(3 * count)]);
+  constexpr int64_t kPiece = int64_t(1) << 24;  // edges: a check of `stop` every 192 MiB
+  while (cached_ < count && !stop.load(std::memory_order_relaxed)) {
+    const int64_t n = std::min(kPiece, count - cached_);
+    read_edges(cached_, n, cache_.get() + 3 * cached_);
+    cached_ += n;
+  }
 }
 
 void GraphFile::read_span(int64_t first, int64_t count, int32_t* out) const {

@@ -101,8 +101,28 @@ void MappedFileRange::prepare(int threads, int pieces, int64_t grain,
     if (!e.empty()) throw std::runtime_error(e);
 }
 
-void MappedFileRange::unmap() {
-  if (map_ != nullptr) ::munmap(map_, size_t(end_ - base_));
+void MappedFileRange::unmap(int threads) {
+  if (map_ == nullptr) return;
+  const size_t bytes = size_t(end_ - base_);
+  // munmap() tears a mapping's page tables down on one thread (0.27-0.40 s for 6.4 GB on an
+  // H200 host). MADV_DONTNEED does the same work under the shared lock, so several threads can
+  // each drop a range of it at once; the pages of a shared mapping are the file's and keep its
+  // bytes (dirty pages stay dirty for write-back), so this only ends this process's view.
+  constexpr size_t kPerThread = size_t(64) << 20;  // below that a thread costs more than it saves
+  threads = static_cast<int>(std::clamp<size_t>(bytes / kPerThread, 1, size_t(std::max(threads, 1))));
+  if (threads > 1) {
+    const size_t page = size_t(::sysconf(_SC_PAGESIZE));
+    std::vector<std::thread> pool;
+    pool.reserve(size_t(threads));
+    for (int t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] {
+        const size_t b = bytes * size_t(t) / size_t(threads) / page * page;
+        const size_t e = t + 1 == threads ? bytes : bytes * size_t(t + 1) / size_t(threads) / page * page;
+        if (e > b) ::madvise(map_ + b, e - b, MADV_DONTNEED);  // on failure munmap does it below
+      });
+    for (auto& th : pool) th.join();
+  }
+  ::munmap(map_, bytes);
   map_ = nullptr;
 }
 

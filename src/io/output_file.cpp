@@ -129,7 +129,7 @@ void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows
 }
 
 void OutputFile::commit() {
-  map_.unmap();
+  map_.unmap(threads_);
   if (::close(fd_) != 0) {
     fd_ = -1;
     throw std::runtime_error(path_ + ": closing output failed: " + std::strerror(errno));

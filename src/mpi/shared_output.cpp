@@ -85,7 +85,7 @@ void SharedOutputFile::write_rows(const int32_t* data, int64_t first_row, int64_
 }
 
 void SharedOutputFile::commit() {
-  map_.unmap();
+  map_.unmap(threads_);
   collectively(comm_, [&] {
     const int rc = MPI_File_close(&file_);
     file_ = MPI_FILE_NULL;

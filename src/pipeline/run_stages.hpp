@@ -166,7 +166,7 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   auto t0 = Clock::now();
   std::optional<ScopedRegion> region(std::in_place, "apsp::read");
   std::optional<GraphFile> graph;
-  procs.collectively([&] { graph.emplace(GraphFile::open(opt.input)); });
+  procs.collectively([&] { graph.emplace(opt.open_input ? opt.open_input() : GraphFile::open(opt.input)); });
   rep.vertices = graph->vertices();
   rep.edges = graph->edges();
   const int B = rep.block;
@@ -188,6 +188,7 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
     const int r = procs.rank();
     d.emplace(rep.vertices, B, int64_t(part.first(r)) * B, int64_t(part.count(r)) * B);
     initialise_from_edges(*d, *graph);
+    graph->drop_cache();  // the check, if asked for, reads what it needs again
     solver.emplace(procs, *d);
   });
   region.reset();

@@ -4,7 +4,9 @@
 // file that shrinks while it is read is an error, not a crash (a mapped file would be SIGBUS).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "apsp/core/constants.hpp"
@@ -34,6 +36,20 @@ class GraphFile {
   /// Throws InputError when the file has shrunk since it was opened.
   void read_edges(int64_t first, int64_t count, int32_t* out) const;
 
+  /// Reads edges [0, count) into memory this object owns (several threads), so that the build
+  /// takes them from there instead of the file: done while the process starts (InputPrefetch).
+  /// `stop` ends it early; what was read by then stays usable. Throws like read_edges.
+  void cache_edges(int64_t count, const std::atomic<bool>& stop);
+  /// Edges [first, first + count) from the cache (3 int32 each), or null when not all are there.
+  const int32_t* cached_edges(int64_t first, int64_t count) const {
+    return first >= 0 && first + count <= cached_ ? cache_.get() + 3 * first : nullptr;
+  }
+  /// Frees the cache (once the matrix is built).
+  void drop_cache() {
+    cache_.reset();
+    cached_ = 0;
+  }
+
   /// Largest weight for which every path length stays below INF: (V - 1) * w < INF.
   int32_t max_weight_allowed() const;
 
@@ -47,6 +63,8 @@ class GraphFile {
   int32_t vertices_ = 0;
   int64_t edges_ = 0;
   int fd_ = -1;
+  std::unique_ptr<int32_t[]> cache_;  ///< edges [0, cached_), when cache_edges() read them
+  int64_t cached_ = 0;
 };
 
 }  // namespace apsp

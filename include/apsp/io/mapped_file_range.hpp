@@ -45,8 +45,9 @@ class MappedFileRange {
   /// Throws std::runtime_error after every thread has stopped.
   void prepare(int threads, int pieces, int64_t grain, const std::function<void(int64_t, int64_t)>& ready) const;
 
-  /// Ends the mapping (a shared mapping's pages are the file's: nothing to flush).
-  void unmap();
+  /// Ends the mapping (a shared mapping's pages are the file's: nothing to flush), tearing a
+  /// large one down with up to `threads` threads.
+  void unmap(int threads = 1);
 
  private:
   char* map_ = nullptr;  ///< file byte base_ (begin_ rounded down to a page)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "apsp/check/verify.hpp"
+#include "apsp/io/graph_file.hpp"
 
 namespace apsp {
 
@@ -18,6 +19,9 @@ struct RunReport;
 struct RunOptions {
   std::string input;
   std::string output;
+  /// How the pipeline opens `input` at its read stage; unset: GraphFile::open(input). main()
+  /// passes the graph it began reading while Kokkos initialised (io/input_prefetch.hpp).
+  std::function<GraphFile()> open_input;
   std::string record_path;  ///< --json's file: checked with the output before any work
   /// Where the run's clock starts: the process's start (or MPI_Init's) for a whole run, so that
   /// total_s is what a user times; default: when the pipeline starts.

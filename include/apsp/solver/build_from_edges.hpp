@@ -91,30 +91,38 @@ void initialise_from_edges(const DistanceMatrix<ExecSpace>& d, const GraphFile& 
                          Impl::FillRows<ExecSpace>{d.data.data(), d.n, d.first_row});
 
   const int32_t max_weight = graph.max_weight_allowed();
-  // The edges are read in chunks into host memory (pinned for a device), so that a dense
-  // graph's edge list (up to 12 * V * (V - 1) bytes) is never held whole, here or on a device.
-  using Host = Kokkos::View<int32_t*, typename BackendRuntime<ExecSpace>::HostStagingSpace>;
+  // The edges are taken chunk by chunk: from the graph's cache where it read them ahead
+  // (InputPrefetch), else read into host memory (pinned for a device), so that a dense graph's
+  // edge list (up to 12 * V * (V - 1) bytes) is never held whole here or on a device.
+  using HostEdges = Kokkos::View<const int32_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Staging = Kokkos::View<int32_t*, typename BackendRuntime<ExecSpace>::HostStagingSpace>;
   constexpr bool host_accessible = device_reads_host<ExecSpace>();
   const int64_t chunk = std::min<int64_t>(graph.edges(), kEdgeChunk);
-  Host host;
+  Staging read_into;  // allocated for the first chunk the cache does not hold
   Kokkos::View<int32_t*, typename ExecSpace::memory_space> staging;
-  if (chunk > 0) {
-    host = Host(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::build::edges_read"), size_t(3 * chunk));
-    if constexpr (!host_accessible)
+  if constexpr (!host_accessible)
+    if (chunk > 0)
       staging = decltype(staging)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::build::edges"),
                                   static_cast<size_t>(3 * chunk));
-  }
   for (int64_t begin = 0; begin < graph.edges(); begin += chunk) {
     const int64_t count = std::min(chunk, graph.edges() - begin);
     ExecSpace().fence();  // the previous chunk's kernels are done with the buffers
-    graph.read_edges(begin, count, host.data());
+    const int32_t* edges = graph.cached_edges(begin, count);
+    if (edges == nullptr) {
+      if (read_into.extent(0) == 0)
+        read_into =
+            Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::build::edges_read"), size_t(3 * chunk));
+      graph.read_edges(begin, count, read_into.data());
+      edges = read_into.data();
+    }
+    const HostEdges on_host(edges, size_t(3 * count));
     int64_t bad;
     if constexpr (host_accessible) {
-      bad = Impl::first_bad_edge<ExecSpace>(host, count, begin, d.vertices, max_weight);
-      if (bad < 0) Impl::scatter_edges(d, host, count);
+      bad = Impl::first_bad_edge<ExecSpace>(on_host, count, begin, d.vertices, max_weight);
+      if (bad < 0) Impl::scatter_edges(d, on_host, count);
     } else {
       auto dst = Kokkos::subview(staging, std::make_pair<size_t, size_t>(0, 3 * count));
-      Kokkos::deep_copy(dst, Kokkos::subview(host, std::make_pair<size_t, size_t>(0, 3 * count)));
+      Kokkos::deep_copy(dst, on_host);
       bad = Impl::first_bad_edge<ExecSpace>(dst, count, begin, d.vertices, max_weight);
       if (bad < 0) Impl::scatter_edges(d, dst, count);
     }
