@@ -70,8 +70,9 @@ int report_failure(const std::exception& e, const apsp::mpi::Runtime& mpi) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  apsp::process_start();                 // the run's clock starts with the process
-  apsp::mpi::Runtime mpi(&argc, &argv);  // finalised last
+  apsp::process_start();                   // the run's clock starts with the process
+  apsp::cli::share_node_before_mpi(argv);  // may start the program again, on this rank's CPUs
+  apsp::mpi::Runtime mpi(&argc, &argv);    // finalised last
   if (!mpi.active() && apsp::mpi::launched_world_size() > 1) {
     std::fprintf(stderr,
                  "apsp_kokkos: error: started as one of %d MPI processes, but this build has no MPI (configure with "

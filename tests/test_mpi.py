@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import struct
 import subprocess
@@ -216,40 +217,56 @@ class NothingLeftBehind(unittest.TestCase):
 class Placement(unittest.TestCase):
     """Ranks of one node never share CPUs: unbound, each takes its share of the node; a binding
     exported to every rank alike (OMP_PROC_BIND=spread OMP_PLACES=threads under a launcher that
-    does not bind) is refused with one line, since it would put them on the same cores."""
+    does not bind) applies within each rank's share; ranks a launcher put on the same CPUs with
+    such a binding are refused with one line, since they would take turns on them."""
 
     def setUp(self):
         if ARGS.np != 2 or len(os.sched_getaffinity(0)) < 2:
             self.skipTest("two ranks on a node of two CPUs or more")
 
-    def run_with(self, tmp, **env):
+    def run_with(self, tmp, prefix=(), **env):
         g = os.path.join(tmp, "g.bin")
         write_graph(g, 300, [(i, i + 1, 1) for i in range(299)])
         record = os.path.join(tmp, "r.json")
         environ = {k: v for k, v in os.environ.items() if k not in ("OMP_PROC_BIND", "OMP_PLACES")}
         environ.update(env)
-        p = subprocess.run([*launcher(), ARGS.exe, "--json", record, g, os.path.join(tmp, "out")],
+        p = subprocess.run([*launcher(), *prefix, ARGS.exe, "--json", record, g, os.path.join(tmp, "out")],
                            capture_output=True, text=True, env=environ)
         return p, record
+
+    def disjoint_cpus(self, record):
+        with open(record) as f:
+            r = json.load(f)
+        cpus = r["cpus_per_process"]
+        self.assertEqual(len(cpus), 2)
+        sets = [set(expand(c)) for c in cpus]
+        self.assertTrue(all(sets), cpus)
+        self.assertFalse(sets[0] & sets[1], cpus)
+        return r
 
     def test_unbound_ranks_take_disjoint_cpus(self):
         with tempfile.TemporaryDirectory() as tmp:
             p, record = self.run_with(tmp)
             self.assertEqual(p.returncode, 0, p.stderr)
-            with open(record) as f:
-                cpus = json.load(f)["cpus_per_process"]
-            self.assertEqual(len(cpus), 2)
-            sets = [set(expand(c)) for c in cpus]
-            self.assertTrue(all(sets), cpus)
-            self.assertFalse(sets[0] & sets[1], cpus)
+            self.disjoint_cpus(record)
 
-    def test_a_binding_that_collapses_the_ranks_is_refused(self):
+    def test_an_exported_binding_keeps_to_each_ranks_share(self):
         with tempfile.TemporaryDirectory() as tmp:
-            p, _ = self.run_with(tmp, OMP_PROC_BIND="spread", OMP_PLACES="threads")
+            p, record = self.run_with(tmp, OMP_PROC_BIND="spread", OMP_PLACES="threads")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            r = self.disjoint_cpus(record)
+            self.assertIn("OMP_PROC_BIND=spread", r["kokkos"]["thread_binding"])
+            self.assertIn("this rank's share of the node", r["kokkos"]["thread_binding"])
+
+    def test_ranks_bound_to_the_same_cpus_are_refused(self):
+        if shutil.which("taskset") is None:
+            self.skipTest("taskset")
+        with tempfile.TemporaryDirectory() as tmp:
+            p, _ = self.run_with(tmp, ("taskset", "-c", "0"), OMP_PROC_BIND="spread", OMP_PLACES="threads")
             self.assertNotEqual(p.returncode, 0)
             lines = [l for l in p.stderr.splitlines() if l.startswith("apsp_kokkos")]
             self.assertEqual(len(lines), 1, p.stderr)
-            self.assertIn("share CPUs", lines[0])
+            self.assertIn("share CPUs 0", lines[0])
             self.assertIn("unset OMP_PROC_BIND", lines[0])
             self.assertFalse(os.path.exists(os.path.join(tmp, "out")))
 

@@ -20,7 +20,7 @@ namespace {
 // Host threads for this rank: the CPUs of its affinity mask (choose_thread_binding gave it
 // its share of the node), else the node's cores shared among its ranks.
 int threads_allowed(const mpi::Runtime& mpi) {
-  if (const auto cpus = allowed_cpus(); !cpus.empty()) return int(cpus.size());
+  if (const auto cpus = thread_cpus(); !cpus.empty()) return int(cpus.size());
   return int(std::max(1u, std::thread::hardware_concurrency() / unsigned(mpi.local_size())));
 }
 

@@ -27,6 +27,14 @@ std::string backend_asked(int argc, char* argv[]) {
   for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
   return name;
 }
+// The `rank`-th of `ranks` contiguous shares of `cpus` (sizes differing by at most one; one
+// CPU each, in turn, when ranks outnumber CPUs).
+std::vector<int> share_of(const std::vector<int>& cpus, int rank, int ranks) {
+  const int n = int(cpus.size());
+  if (ranks >= n) return {cpus[size_t(rank % n)]};
+  return std::vector<int>(cpus.begin() + n * rank / ranks, cpus.begin() + n * (rank + 1) / ranks);
+}
+
 // This rank's CPUs when several ranks share a node: what the launcher bound it to, when that
 // is fewer than the node has, else its node-local rank's share of them (contiguous, sizes
 // differing by at most one; one CPU each, in turn, when ranks outnumber CPUs).
@@ -34,12 +42,37 @@ std::vector<int> rank_share(const mpi::Runtime& mpi) {
   std::vector<int> cpus = allowed_cpus();
   const int node_cpus = static_cast<int>(std::thread::hardware_concurrency());
   if (cpus.empty() || int(cpus.size()) < node_cpus) return cpus;  // bound by the launcher
-  const int n = int(cpus.size()), ranks = mpi.local_size(), r = mpi.local_rank();
-  if (ranks >= n) return {cpus[size_t(r % n)]};
-  return std::vector<int>(cpus.begin() + n * r / ranks, cpus.begin() + n * (r + 1) / ranks);
+  return share_of(cpus, mpi.local_rank(), mpi.local_size());
 }
 
 }  // namespace
+
+void share_node_before_mpi(char* argv[]) {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  const char* bind = std::getenv("OMP_PROC_BIND");
+  const bool binds = (bind != nullptr && std::string(bind) != "false") || std::getenv("OMP_PLACES") != nullptr;
+  const mpi::LocalPlace place = mpi::launched_local_place();
+  if (!binds || place.size < 2 || std::getenv("APSP_KOKKOS_BINDING") != nullptr) return;
+  const std::vector<int> cpus = thread_cpus();
+  if (cpus.empty() || cpus.size() < std::thread::hardware_concurrency()) return;  // the launcher bound it
+  // The user's binding applies to the places OpenMP finds when it loads: the whole node, the
+  // same for every rank (43 s instead of 1.9 s on 2 x H200, V = 11000). Start once more on
+  // this rank's share of the node, where the same binding keeps to the rank's own CPUs.
+  const std::vector<int> mine = share_of(cpus, place.rank, place.size);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : mine) CPU_SET(c, &set);
+  if (::sched_setaffinity(0, sizeof set, &set) != 0) return;
+  ::setenv("APSP_KOKKOS_BINDING", "share", 1);
+  ::execv("/proc/self/exe", argv);
+  // Could not start again: the check after MPI starts refuses the binding with its reason.
+  CPU_ZERO(&set);
+  for (int c : cpus) CPU_SET(c, &set);
+  ::sched_setaffinity(0, sizeof set, &set);
+#else
+  (void)argv;
+#endif
+}
 
 std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mpi) {
   const char* bind = std::getenv("OMP_PROC_BIND");
@@ -50,9 +83,14 @@ std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mp
   const bool openmp_computes = backend_asked(argc, argv) == "openmp";
   if (mpi.active() && mpi.local_size() > 1) {
     if (bind != nullptr && std::string(bind) != "false") {
-      // The OpenMP runtime read the binding when it loaded: it cannot be changed from here.
-      // Refused where it puts ranks of this node on the same CPUs (mpi::check_disjoint_cpus).
-      return std::string("OMP_PROC_BIND=") + bind + " OMP_PLACES=" + (places ? places : "(unset)") + " (yours)";
+      // The OpenMP runtime read the binding when it loaded: it cannot be changed from here
+      // (share_node_before_mpi did, where the launcher left the ranks unbound). Refused where
+      // it still puts ranks of this node on the same CPUs (main).
+      const char* ours = std::getenv("APSP_KOKKOS_BINDING");
+      return std::string("OMP_PROC_BIND=") + bind + " OMP_PLACES=" + (places ? places : "(unset)") + " (yours" +
+             (ours != nullptr && std::string(ours) == "share"
+                  ? ", on CPUs " + cpu_list(thread_cpus()) + ", this rank's share of the node)"
+                  : ")");
     }
     // Unbound OpenMP threads inherit the main thread's CPUs: this rank's share of the node.
     const std::vector<int> mine = rank_share(mpi);

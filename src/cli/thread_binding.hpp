@@ -16,6 +16,12 @@ namespace apsp::cli {
 /// itself spreads its threads over the hardware threads (spread, threads); a GPU run, or a
 /// node shared by several ranks, leaves them unbound (false), which also spares users Kokkos'
 /// advice to bind. The user's own settings always win. Returns a phrase for the banner.
+/// Before MPI starts (a process may not start itself again after): when a launcher started
+/// several ranks on this node without binding them and the user set an OpenMP binding, which
+/// would put every rank's threads on the same CPUs, restricts this rank to its share of the
+/// node and starts the program once more, so that the binding applies within that share.
+void share_node_before_mpi(char* argv[]);
+
 std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mpi);
 
 }  // namespace apsp::cli

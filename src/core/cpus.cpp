@@ -2,7 +2,11 @@
 #include "apsp/core/cpus.hpp"
 
 #include <sched.h>
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -16,6 +20,21 @@ std::vector<int> allowed_cpus() {
     for (int c = 0; c < CPU_SETSIZE; ++c)
       if (CPU_ISSET(c, &set)) cpus.push_back(c);
   return cpus;
+}
+
+std::vector<int> thread_cpus() {
+  std::vector<int> cpus;
+#if defined(_OPENMP)
+  if (omp_get_proc_bind() != omp_proc_bind_false)
+    for (int p = 0; p < omp_get_num_places(); ++p) {
+      std::vector<int> ids(size_t(std::max(0, omp_get_place_num_procs(p))));
+      omp_get_place_proc_ids(p, ids.data());
+      cpus.insert(cpus.end(), ids.begin(), ids.end());
+    }
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+#endif
+  return cpus.empty() ? allowed_cpus() : cpus;
 }
 
 std::string cpu_list(const std::vector<int>& cpus) {

@@ -60,7 +60,7 @@ class MpiRanks {
   void describe(RunReport& report) const {
     report.ranks = ranks();
     report.nodes = nodes();
-    report.cpus = gather_strings(comm_, cpu_list(allowed_cpus()));
+    report.cpus = gather_strings(comm_, cpu_list(thread_cpus()));
     report.message_path = direct<ExecSpace>()
                               ? (host_is_device<ExecSpace>() ? "host memory" : "device buffers (CUDA-aware MPI)")
                               : "pinned host staging";

@@ -52,6 +52,35 @@ int launched_world_size() {
   return std::getenv("PMIX_RANK") != nullptr ? 2 : 1;
 }
 
+namespace {
+// Slurm's tasks on node `node` from SLURM_STEP_TASKS_PER_NODE, e.g. "2(x3),1": 0 if unknown.
+int slurm_tasks_on_node(const char* spec, int node) {
+  for (const char* p = spec; p != nullptr && *p != '\0';) {
+    char* end = nullptr;
+    const long tasks = std::strtol(p, &end, 10);
+    if (end == p) return 0;
+    long repeat = 1;
+    if (end[0] == '(' && end[1] == 'x') {
+      repeat = std::strtol(end + 2, &end, 10);
+      if (*end == ')') ++end;
+    }
+    if (node < repeat) return int(tasks);
+    node -= int(repeat);
+    p = *end == ',' ? end + 1 : nullptr;
+  }
+  return 0;
+}
+}  // namespace
+
+LocalPlace launched_local_place() {
+  if (const char* r = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK"))
+    return {std::atoi(r), env_int("OMPI_COMM_WORLD_LOCAL_SIZE")};
+  if (const char* r = std::getenv("MPI_LOCALRANKID")) return {std::atoi(r), env_int("MPI_LOCALNRANKS")};
+  if (const char* r = std::getenv("SLURM_LOCALID"))
+    return {std::atoi(r), slurm_tasks_on_node(std::getenv("SLURM_STEP_TASKS_PER_NODE"), env_int("SLURM_NODEID"))};
+  return {0, 0};
+}
+
 Runtime::Runtime(int* argc, char*** argv) {
 #if defined(APSP_HAVE_MPI)
   if (!started_by_launcher()) return;
@@ -85,7 +114,7 @@ std::string Runtime::shared_cpus() const {
   if (!active_ || local_size_ < 2) return "";
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
-  const std::vector<int> mine = allowed_cpus();
+  const std::vector<int> mine = thread_cpus();
   // Every rank's host and CPUs, as fixed-size records: host (64 bytes) and a CPU bit set.
   constexpr int kHost = 64, kWords = 16;  // 1024 CPUs
   std::vector<uint64_t> record(size_t(kHost / 8 + kWords), 0);

@@ -35,7 +35,7 @@ class SingleProcess {
   TileRowPartition partition(int tiles) const { return TileRowPartition{tiles, 1}; }
   template <class ExecSpace>
   void describe(RunReport& report) const {
-    report.cpus = {cpu_list(allowed_cpus())};
+    report.cpus = {cpu_list(thread_cpus())};
   }
 
   template <class Stage>

@@ -7,8 +7,13 @@
 
 namespace apsp {
 
-/// The CPUs this process may run on, ascending.
+/// The CPUs this process may run on, ascending (the calling thread's affinity mask).
 std::vector<int> allowed_cpus();
+
+/// The CPUs this process's host threads will use, ascending: where OpenMP binds them, the
+/// CPUs of its places (found when it loaded, before it bound the first thread to the first
+/// place), else allowed_cpus().
+std::vector<int> thread_cpus();
 
 /// "0-7,16-23".
 std::string cpu_list(const std::vector<int>& cpus);

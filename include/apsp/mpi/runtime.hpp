@@ -16,6 +16,14 @@ bool built_with_mpi();
 /// MPICH/Hydra, PMI, Slurm); 1 when the process was started on its own.
 int launched_world_size();
 
+/// This process's place among the processes a launcher started on its node, from the
+/// launcher's environment (Open MPI, MPICH/Hydra, Slurm), before MPI is initialised; size 0
+/// when the environment does not say.
+struct LocalPlace {
+  int rank = 0, size = 0;
+};
+LocalPlace launched_local_place();
+
 class Runtime {
  public:
   /// Initialises MPI (thread level FUNNELED: only the main thread calls MPI) when the
