@@ -40,9 +40,19 @@ constexpr bool device_reads_host() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 }
 
+/// Collectives between the devices of several processes, ordered on a device queue so that
+/// the host does not wait for them (NCCL for CUDA: cuda_collectives.hpp). None by default:
+/// the distributed solver then moves pivot rows with MPI.
+template <class ExecSpace>
+class DeviceCollectives {
+ public:
+  static constexpr bool available = false;
+};
+
 }  // namespace apsp
 
 #include "host_runtime.hpp"
 #if defined(KOKKOS_ENABLE_CUDA)
+#include "cuda_collectives.hpp"
 #include "cuda_runtime.hpp"
 #endif

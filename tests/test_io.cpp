@@ -296,7 +296,7 @@ TEST(InputPrefetchTest, TakesTheReadGraphOrThrowsItsError) {
     EXPECT_NE(f.cached_edges(0, f.edges()), nullptr);
   }
   {
-    InputPrefetch small(dir.file("g"), 12 * 7);  // room for 7 edges only
+    InputPrefetch small(dir.file("g"), int64_t(12) * 7);  // room for 7 edges only
     const GraphFile f = small.take();
     EXPECT_NE(f.cached_edges(0, 7), nullptr);
     EXPECT_EQ(f.cached_edges(0, 8), nullptr);

@@ -101,18 +101,22 @@ TYPED_TEST(DistributedRounds, RowsMatchTheSingleDeviceSolver) {
     const GraphFile file = GraphFile::open(path);
     const int n = int(padded_size(g.vertices, B));
     const TileRowPartition part{n / B, ranks()};
-    // Pivot rows staged through pinned host memory always; handed to MPI where they lie only
-    // where MPI can read that memory (a host backend, or CUDA-aware MPI), as the pipeline does.
-    std::vector<bool> paths{false};
-    if (mpi::MpiRanks::direct<E>()) paths.push_back(true);
-    for (const bool direct : paths)
+    // Every path pivot rows can take with this backend and this MPI: staged through pinned
+    // host memory always; handed to MPI where they lie where MPI can read that memory (a host
+    // backend, or CUDA-aware MPI); the devices' own broadcast where the build has it (NCCL).
+    using Path = mpi::PivotPath;
+    std::vector<Path> paths{Path::mpi_staged};
+    if (host_is_device<E>() || mpi::cuda_aware()) paths.push_back(Path::mpi_direct);
+    if (mpi::DistributedFloydWarshall<E>::has_device_collectives()) paths.push_back(Path::device_collective);
+    for (const Path path : paths)
       for (const bool timed : {false, true}) {
-        SCOPED_TRACE("V=" + std::to_string(g.vertices) + (direct ? " direct" : " staged") + (timed ? " timed" : ""));
+        SCOPED_TRACE("V=" + std::to_string(g.vertices) + " path " + std::to_string(int(path)) +
+                     (timed ? " timed" : ""));
         DistanceMatrix<E> d(g.vertices, B, int64_t(part.first(rank())) * B, int64_t(part.count(rank())) * B);
         initialise_from_edges(d, file);
         typename mpi::DistributedFloydWarshall<E>::Seconds s;
         int rounds_seen = 0;
-        mpi::DistributedFloydWarshall<E>(MPI_COMM_WORLD, d, part, direct).solve(s, timed, [&](int done, int rounds) {
+        mpi::DistributedFloydWarshall<E>(MPI_COMM_WORLD, d, part, path).solve(s, timed, [&](int done, int rounds) {
           EXPECT_EQ(done, ++rounds_seen);
           EXPECT_EQ(rounds, n / B);
         });

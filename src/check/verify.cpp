@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "apsp/check/verify.hpp"
+#include "apsp/core/helper_thread.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -157,7 +158,7 @@ VerifyReport verify_rows(const GraphFile& graph, const std::vector<int64_t>& sou
     }
   };
   std::vector<std::thread> pool;
-  for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(work);
+  for (int t = 0; t < std::max(1, threads); ++t) pool.push_back(helper_thread(work));
   for (auto& th : pool) th.join();
   report.passed = first_bad == INT64_MAX;
   report.rows_checked = int64_t(sources.size());

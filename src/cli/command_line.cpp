@@ -47,6 +47,10 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
   app.add_flag("--mpi-io", opt.mpi_io,
                "under MPI, write the output through MPI-IO even when every rank is on one node (default there: "
                "parallel copies into a shared mapping)");
+  app.add_option("--pivot-rows", opt.pivot_rows,
+                 "under MPI, how pivot rows travel between GPUs: device (NCCL, where the build has it), mpi, or "
+                 "auto (device where possible)")
+      ->check(CLI::IsMember({"auto", "device", "mpi"}));
   std::string host_memory;
   app.add_option("--max-host-memory", host_memory,
                  "host memory the run may use, e.g. 64GB or 512MiB (default: what the OS reports available)");

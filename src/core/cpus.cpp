@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "apsp/core/cpus.hpp"
+#include "apsp/core/helper_thread.hpp"
 
 #include <sched.h>
 #if defined(_OPENMP)
@@ -35,6 +36,16 @@ std::vector<int> thread_cpus() {
   cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
 #endif
   return cpus.empty() ? allowed_cpus() : cpus;
+}
+
+void use_process_cpus() {
+  const std::vector<int> cpus = thread_cpus();
+  if (cpus.empty()) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cpus)
+    if (c < CPU_SETSIZE) CPU_SET(c, &set);
+  ::sched_setaffinity(0, sizeof set, &set);  // a failure leaves the thread where it was
 }
 
 std::string cpu_list(const std::vector<int>& cpus) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "apsp/io/graph_file.hpp"
+#include "apsp/core/helper_thread.hpp"
 
 #include "path_parts.hpp"
 
@@ -82,14 +83,14 @@ void GraphFile::read_edges(int64_t first, int64_t count, int32_t* out) const {
   std::vector<std::thread> pool;
   pool.reserve(size_t(threads));
   for (int t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
+    pool.push_back(helper_thread([&, t] {
       const int64_t b = count * t / threads, e = count * (t + 1) / threads;
       try {
         read_span(first + b, e - b, out + 3 * b);
       } catch (const std::exception& x) {
         errors[size_t(t)] = x.what();
       }
-    });
+    }));
   for (auto& th : pool) th.join();
   for (const auto& e : errors)
     if (!e.empty()) throw InputError(e);

@@ -2,12 +2,14 @@
 #include "apsp/io/input_prefetch.hpp"
 
 #include <stdexcept>
+
 #include <utility>
+#include "apsp/core/helper_thread.hpp"
 
 namespace apsp {
 
 InputPrefetch::InputPrefetch(std::string path, int64_t max_bytes) : path_(std::move(path)) {
-  thread_ = std::thread([this, max_bytes] {
+  thread_ = helper_thread([this, max_bytes] {
     try {
       graph_.emplace(GraphFile::open(path_));
       graph_->cache_edges(max_bytes / 12, stop_);

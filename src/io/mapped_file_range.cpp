@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "apsp/io/mapped_file_range.hpp"
+#include "apsp/core/helper_thread.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -83,7 +84,7 @@ void MappedFileRange::prepare(int threads, int pieces, int64_t grain,
   std::vector<std::thread> pool;
   pool.reserve(size_t(threads));
   for (int t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
+    pool.push_back(helper_thread([&, t] {
       try {
         for (int i; (i = next++) < pieces;) {
           const int64_t b = cut(i), e = cut(i + 1);
@@ -95,7 +96,7 @@ void MappedFileRange::prepare(int threads, int pieces, int64_t grain,
         errors[size_t(t)] = x.what();
         next = pieces;
       }
-    });
+    }));
   for (auto& th : pool) th.join();
   for (const auto& e : errors)
     if (!e.empty()) throw std::runtime_error(e);
@@ -115,11 +116,11 @@ void MappedFileRange::unmap(int threads) {
     std::vector<std::thread> pool;
     pool.reserve(size_t(threads));
     for (int t = 0; t < threads; ++t)
-      pool.emplace_back([&, t] {
+      pool.push_back(helper_thread([&, t] {
         const size_t b = bytes * size_t(t) / size_t(threads) / page * page;
         const size_t e = t + 1 == threads ? bytes : bytes * size_t(t + 1) / size_t(threads) / page * page;
         if (e > b) ::madvise(map_ + b, e - b, MADV_DONTNEED);  // on failure munmap does it below
-      });
+      }));
     for (auto& th : pool) th.join();
   }
   ::munmap(map_, bytes);
@@ -134,10 +135,10 @@ void MappedFileRange::copy_rows(const int32_t* data, int64_t first_row, int64_t 
   std::vector<std::thread> pool;
   pool.reserve(size_t(threads));
   for (int t = 0; t < threads; ++t)
-    pool.emplace_back([=] {
+    pool.push_back(helper_thread([=] {
       for (int64_t r = rows * t / threads; r < rows * (t + 1) / threads; ++r)
         std::memcpy(dst + r * row_bytes, data + r * ld, size_t(row_bytes));
-    });
+    }));
   for (auto& th : pool) th.join();
 }
 

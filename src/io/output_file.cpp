@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "apsp/io/output_file.hpp"
+#include "apsp/core/helper_thread.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -107,7 +108,7 @@ void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows
   pool.reserve(size_t(threads));
   std::vector<std::string> errors(threads);
   for (int t = 0; t < threads; ++t) {
-    pool.emplace_back([&, t] {
+    pool.push_back(helper_thread([&, t] {
       const int64_t r0 = rows * t / threads, r1 = rows * (t + 1) / threads;
       try {
         if (ld == cols) {
@@ -121,7 +122,7 @@ void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows
       } catch (const std::exception& e) {
         errors[t] = e.what();
       }
-    });
+    }));
   }
   for (auto& th : pool) th.join();
   for (const auto& e : errors)

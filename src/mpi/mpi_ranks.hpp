@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,8 +43,10 @@ VerifyReport combine_verdicts(MPI_Comm comm, const VerifyReport& local);
 class MpiRanks {
  public:
   static constexpr bool kMpi = true;
-  /// `mpi_io`: write through MPI-IO even when every rank is on one node.
-  MpiRanks(const Runtime& rt, bool mpi_io) : rt_(rt), mapped_output_(rt.nodes() == 1 && !mpi_io) {}
+  /// `mpi_io`: write through MPI-IO even when every rank is on one node. `pivot_rows`: "auto"
+  /// (the devices' collectives where the build has them, else MPI), "device" or "mpi".
+  MpiRanks(const Runtime& rt, bool mpi_io, std::string pivot_rows)
+      : rt_(rt), mapped_output_(rt.nodes() == 1 && !mpi_io), pivot_rows_(std::move(pivot_rows)) {}
 
   MPI_Comm comm() const { return comm_; }
   int rank() const { return rt_.rank(); }
@@ -51,19 +54,37 @@ class MpiRanks {
   int nodes() const { return rt_.nodes(); }
   int ranks_on_node() const { return rt_.local_size(); }
   TileRowPartition partition(int tiles) const { return TileRowPartition{tiles, rt_.size()}; }
-  /// Whether MPI moves the matrix's memory itself (a host backend, or CUDA-aware MPI).
+  /// How pivot rows travel: the devices' own collectives (NCCL) unless MPI was asked for;
+  /// else MPI on the matrix's memory when it can read it (a host backend, CUDA-aware MPI),
+  /// else MPI through pinned host memory. Throws std::invalid_argument for a path this build
+  /// or backend lacks.
   template <class ExecSpace>
-  static bool direct() {
-    return host_is_device<ExecSpace>() || cuda_aware();  // CUDA is the one device backend
+  PivotPath pivot_path() const {
+    const bool device = DistributedFloydWarshall<ExecSpace>::has_device_collectives();
+    if (pivot_rows_ == "device" && !device)
+      throw std::invalid_argument("--pivot-rows=device: the " + std::string(ExecSpace::name()) +
+                                  " backend of this build has no device collectives (NCCL: configure with it found)");
+    if (pivot_rows_ != "auto" && pivot_rows_ != "device" && pivot_rows_ != "mpi")
+      throw std::invalid_argument("--pivot-rows=" + pivot_rows_ + ": expected auto, device or mpi");
+    if (device && pivot_rows_ != "mpi") return PivotPath::device_collective;
+    return host_is_device<ExecSpace>() || cuda_aware() ? PivotPath::mpi_direct : PivotPath::mpi_staged;
   }
   template <class ExecSpace>
   void describe(RunReport& report) const {
     report.ranks = ranks();
     report.nodes = nodes();
     report.cpus = gather_strings(comm_, cpu_list(thread_cpus()));
-    report.message_path = direct<ExecSpace>()
-                              ? (host_is_device<ExecSpace>() ? "host memory" : "device buffers (CUDA-aware MPI)")
-                              : "pinned host staging";
+    switch (pivot_path<ExecSpace>()) {
+      case PivotPath::device_collective:
+        report.message_path = "device buffers (NCCL)";
+        break;
+      case PivotPath::mpi_direct:
+        report.message_path = host_is_device<ExecSpace>() ? "host memory (MPI)" : "device buffers (CUDA-aware MPI)";
+        break;
+      case PivotPath::mpi_staged:
+        report.message_path = "pinned host staging (MPI)";
+        break;
+    }
   }
 
   template <class Stage>
@@ -89,20 +110,20 @@ class MpiRanks {
     return std::make_unique<SharedOutputFile>(comm_, target.path, cols, mapped_output_, threads);
   }
 
-  /// Two pivot row blocks where the matrix lives, and one in pinned host memory unless MPI
-  /// reads device memory.
+  /// Two pivot row blocks where the matrix lives, and one in pinned host memory on the
+  /// staged path.
   template <class ExecSpace>
   Impl::SolverMemory solver_memory(int64_t vertices, int block) const {
     using FW = DistributedFloydWarshall<ExecSpace>;
     return {FW::buffer_bytes(vertices, block, true),
-            direct<ExecSpace>() ? 0 : FW::buffer_bytes(vertices, block, false)};
+            pivot_path<ExecSpace>() == PivotPath::mpi_staged ? FW::buffer_bytes(vertices, block, false) : 0};
   }
   /// Every round over the ranks (DistributedFloydWarshall).
   template <class ExecSpace>
   class Solver {
    public:
     Solver(const MpiRanks& procs, const DistanceMatrix<ExecSpace>& d)
-        : fw_(procs.comm(), d, procs.partition(d.blocks()), direct<ExecSpace>()) {}
+        : fw_(procs.comm(), d, procs.partition(d.blocks()), procs.template pivot_path<ExecSpace>()) {}
     template <class AfterRound>
     Impl::SolveSeconds solve(bool phase_times, AfterRound&& after_round) {
       typename DistributedFloydWarshall<ExecSpace>::Seconds s;
@@ -122,6 +143,7 @@ class MpiRanks {
   const Runtime& rt_;
   MPI_Comm comm_ = MPI_COMM_WORLD;
   bool mapped_output_;
+  std::string pivot_rows_;
 };
 
 }  // namespace apsp::mpi

@@ -61,7 +61,7 @@ SharedOutputFile::~SharedOutputFile() {
 void SharedOutputFile::reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) {
   const int64_t row_bytes = cols_ * int64_t(sizeof(int32_t));
   if (fd_ >= 0) map_ = MappedFileRange(fd_, first_row * row_bytes, (first_row + rows) * row_bytes, path_);
-  prepare_rows(map_, first_row, rows, cols_, threads_, false, ready);
+  prepare_rows(map_, first_row, rows, cols_, threads_, true, ready);
 }
 
 void SharedOutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) {

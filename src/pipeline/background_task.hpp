@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "apsp/core/helper_thread.hpp"
+
 namespace apsp::Impl {
 
 /// wait() joins the thread and rethrows what it threw; the destructor joins.
@@ -14,13 +16,13 @@ class BackgroundTask {
  public:
   template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, BackgroundTask>>>
   explicit BackgroundTask(F&& f)
-      : thread_([this, f = std::forward<F>(f)]() mutable {
+      : thread_(helper_thread([this, f = std::forward<F>(f)]() mutable {
           try {
             f();
           } catch (...) {
             error_ = std::current_exception();
           }
-        }) {}
+        })) {}
   BackgroundTask(const BackgroundTask&) = delete;
   BackgroundTask& operator=(const BackgroundTask&) = delete;
   ~BackgroundTask() {

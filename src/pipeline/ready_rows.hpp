@@ -67,9 +67,9 @@ class ReadyRows {
     threads = std::clamp(threads, 1, std::max(1, int(pinned.size())));
     std::vector<std::thread> pool;
     for (int t = 1; t < threads; ++t)
-      pool.emplace_back([&, t] {
+      pool.push_back(helper_thread([&, t] {
         for (size_t i = size_t(t); i < pinned.size(); i += size_t(threads)) Runtime::unpin_host_memory(pinned[i]);
-      });
+      }));
     for (size_t i = 0; i < pinned.size(); i += size_t(threads)) Runtime::unpin_host_memory(pinned[i]);
     for (auto& th : pool) th.join();
   }

@@ -146,7 +146,7 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   rep.concurrency = ExecSpace().concurrency();
   rep.thread_binding = opt.thread_binding;
   rep.block = opt.block_size > 0 ? opt.block_size : BackendTraits<ExecSpace>::default_block;
-  procs.template describe<ExecSpace>(rep);
+  procs.collectively([&] { procs.template describe<ExecSpace>(rep); });  // may refuse --pivot-rows
   rep.seconds.startup = procs.slowest(std::chrono::duration<double>(t_entry - t_start).count());
   // Everything that can be refused without reading the graph is refused first: the block
   // size, and the files the run will write (never anything but a regular file or /dev/null).

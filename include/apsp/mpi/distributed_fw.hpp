@@ -10,8 +10,10 @@
 // travels while phase 3 of round k runs on the device.
 //
 // Per rank and round, one broadcast of 4 B n bytes (every rank receives it once; the owner
-// sends it). When MPI cannot read device memory, the row is staged through pinned host
-// memory on a second stream, also overlapped with phase 3.
+// sends it), by one of three paths (PivotPath): MPI on the matrix's memory (a host backend,
+// CUDA-aware MPI); MPI through pinned host memory, copied on a second stream and overlapped
+// with phase 3; or the devices' own collectives (NCCL) on that second stream, where the host
+// never waits for the row: the next round's kernels wait for it on the device.
 #pragma once
 
 #include <mpi.h>
@@ -19,6 +21,8 @@
 
 #include <climits>
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "apsp/solver/blocked_fw.hpp"
@@ -26,6 +30,13 @@
 #include "apsp/solver/tile_row_partition.hpp"
 
 namespace apsp::mpi {
+
+/// How pivot rows travel between ranks.
+enum class PivotPath {
+  mpi_direct,         ///< MPI_Bcast on the matrix's memory (host backends, CUDA-aware MPI)
+  mpi_staged,         ///< MPI_Bcast through pinned host memory
+  device_collective,  ///< the devices' own broadcast on a device queue (NCCL)
+};
 
 template <class ExecSpace>
 class DistributedFloydWarshall {
@@ -36,29 +47,43 @@ class DistributedFloydWarshall {
 
   struct Seconds {
     double phase[3] = {0, 0, 0};  ///< when timed: summed over rounds, a fence after each phase
-    double mpi = 0;               ///< blocked in MPI_Bcast
+    double mpi = 0;               ///< blocked in MPI_Bcast (enqueueing, on the device path)
     double staging = 0;           ///< waiting for pivot-row copies between device and host
   };
 
-  /// `direct`: MPI reads and writes the matrix's memory itself (a host backend, or CUDA-aware
-  /// MPI); otherwise pivot rows travel through pinned host memory.
-  DistributedFloydWarshall(MPI_Comm comm, const Matrix& local, const TileRowPartition& part, bool direct)
+  /// Collective (the device path sets up its communicator here).
+  DistributedFloydWarshall(MPI_Comm comm, const Matrix& local, const TileRowPartition& part, PivotPath path)
       : comm_(comm),
         local_(local),
         part_(part),
-        direct_(direct),
+        path_(path),
         compute_(),
         side_(Runtime::side_instance()),
-        copy_(second_instance()) {
+        // NCCL's broadcast runs kernels: on a high-priority queue its blocks go ahead of
+        // phase 3's pending ones instead of after them (copies need no blocks).
+        copy_(path == PivotPath::device_collective ? Runtime::side_instance() : second_instance()) {
     MPI_Comm_rank(comm, &rank_);
     const size_t row_block = size_t(local.block) * size_t(local.n);
     for (auto& p : pivot_)
       p = DeviceRow(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::mpi::pivot_row"), row_block);
-    if (!direct_) staging_ = HostRow(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::mpi::staging"), row_block);
+    if (path_ == PivotPath::mpi_staged)
+      staging_ = HostRow(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::mpi::staging"), row_block);
+    if constexpr (Collectives::available)
+      if (path_ == PivotPath::device_collective) {
+        int ranks = 1;
+        MPI_Comm_size(comm, &ranks);
+        devices_.emplace(rank_, ranks,
+                         [&](void* id, size_t bytes) { MPI_Bcast(id, static_cast<int>(bytes), MPI_BYTE, 0, comm); });
+      }
+    if (path_ == PivotPath::device_collective && !devices_)
+      throw std::logic_error("this backend has no device collectives");
   }
 
-  /// Bytes this class allocates: two pivot row blocks where the matrix lives, and one
-  /// in pinned host memory unless MPI reads device memory.
+  /// The paths this backend can take: the device's collectives when it has them.
+  static constexpr bool has_device_collectives() { return Collectives::available; }
+
+  /// Bytes this class allocates: two pivot row blocks where the matrix lives (on_device), and
+  /// one in pinned host memory on the staged path.
   static int64_t buffer_bytes(int64_t vertices, int block, bool on_device) {
     return (on_device ? 2 : 1) * int64_t(block) * padded_size(vertices, block) * int64_t(sizeof(int32_t));
   }
@@ -80,6 +105,9 @@ class DistributedFloydWarshall {
     for (int k = 0; k < rounds; ++k) {
       // Round k - 1 is done, so its pivot buffer may now receive round k + 1's row.
       compute_.fence();
+      // On the device path the pivot row of round k (and the owner's send of it) is done
+      // before round k's kernels start, on the device.
+      if (path_ == PivotPath::device_collective) Runtime::wait(compute_, pivot_shared_);
       const int32_t* pivot = owns(k) ? rb.tile_row(k) : pivot_[k % 2].data();
       timed(1, [&] { Solver::phase2(rb, k, pivot, false, true, compute_); });
       const bool next = k + 1 < rounds;
@@ -138,7 +166,7 @@ class DistributedFloydWarshall {
   // The owner of tile row k, once the row is final (fenced): starts its copy to pinned host
   // memory on the second instance, unless MPI reads it where it is.
   void stage_out(const RowBlock& rb, int k) {
-    if (!direct_) Kokkos::deep_copy(copy_, staging_, row_view(rb, k));
+    if (path_ == PivotPath::mpi_staged) Kokkos::deep_copy(copy_, staging_, row_view(rb, k));
   }
 
   // Round k's pivot row block from its owner to every rank: the owner's copy lies in its rows
@@ -149,8 +177,15 @@ class DistributedFloydWarshall {
     const RowBlock rb = RowBlock::of(local_);
     const int64_t count = int64_t(local_.block) * local_.n;
     Kokkos::Timer t;
-    if (direct_) {
-      broadcast(root == rank_ ? rb.tile_row(k) : pivot_[k % 2].data(), count, root);
+    int32_t* const mine = root == rank_ ? rb.tile_row(k) : pivot_[k % 2].data();
+    if (path_ == PivotPath::device_collective) {
+      if constexpr (Collectives::available) devices_->broadcast(mine, size_t(count), root, copy_);
+      Runtime::record(pivot_shared_, copy_);
+      seconds_->mpi += t.seconds();
+      return;
+    }
+    if (path_ == PivotPath::mpi_direct) {
+      broadcast(mine, count, root);
       seconds_->mpi += t.seconds();
       return;
     }
@@ -183,13 +218,16 @@ class DistributedFloydWarshall {
     seconds_->phase[phase] += t.seconds();
   }
 
+  using Collectives = DeviceCollectives<ExecSpace>;
+
   MPI_Comm comm_;
   const Matrix& local_;
   TileRowPartition part_;
-  bool direct_;
+  PivotPath path_;
   int rank_ = 0;
   ExecSpace compute_, side_, copy_;  ///< main queue, high-priority look-ahead queue, pivot-row copies
-  typename Runtime::Event column_done_;
+  typename Runtime::Event column_done_, pivot_shared_;
+  std::optional<Collectives> devices_;  ///< the device path's communicator
   DeviceRow pivot_[2];
   HostRow staging_;
   Seconds* seconds_ = nullptr;

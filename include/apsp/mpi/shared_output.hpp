@@ -29,10 +29,9 @@ class SharedOutputFile final : public ResultFile {
   SharedOutputFile& operator=(const SharedOutputFile&) = delete;
 
   /// Not collective, and free of MPI calls (a thread may run it while the device computes):
-  /// on one node, allocates and maps this rank's rows (ResultFile::reserve_rows). Does
-  /// nothing across nodes (write_rows() uses MPI-IO there).
-  /// Ranks do not yet let a device copy into their part of a shared tmpfs file: `ready` gets no
-  /// memory, and device results go through pinned chunk buffers.
+  /// on one node, allocates and maps this rank's rows (ResultFile::reserve_rows); on tmpfs
+  /// `ready` gets their memory, so that each rank's device copies straight into its part of
+  /// the file. Does nothing across nodes (write_rows() uses MPI-IO there).
   void reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) override;
 
   /// Not collective: a parallel copy into the reserved mapping, else MPI-IO.

@@ -26,15 +26,16 @@ struct RunOptions {
   /// Where the run's clock starts: the process's start (or MPI_Init's) for a whole run, so that
   /// total_s is what a user times; default: when the pipeline starts.
   std::chrono::steady_clock::time_point started{};
-  std::string thread_binding;      ///< how host threads are bound, for the banner and the record
-  std::string backend;             ///< "" = Kokkos' default execution space
-  int block_size = 0;              ///< 0 = the backend's default (backends/)
-  int write_threads = 0;           ///< 0 = automatic
-  int64_t host_memory_limit = 0;   ///< bytes the run may use on the host; 0 = what the OS reports
-  int64_t result_chunk_bytes = 0;  ///< device backends: result copied back in chunks of this size; 0 = 256 MiB
-  int64_t verify_rows = -1;        ///< rows checked against Dijkstra: -1 none, 0 the default
-  bool phase_times = false;        ///< time each phase (a fence after each; costs a little)
-  bool mpi_io = false;             ///< distributed runs: write through MPI-IO even on one node
+  std::string thread_binding;       ///< how host threads are bound, for the banner and the record
+  std::string backend;              ///< "" = Kokkos' default execution space
+  int block_size = 0;               ///< 0 = the backend's default (backends/)
+  int write_threads = 0;            ///< 0 = automatic
+  int64_t host_memory_limit = 0;    ///< bytes the run may use on the host; 0 = what the OS reports
+  int64_t result_chunk_bytes = 0;   ///< device backends: result copied back in chunks of this size; 0 = 256 MiB
+  int64_t verify_rows = -1;         ///< rows checked against Dijkstra: -1 none, 0 the default
+  bool phase_times = false;         ///< time each phase (a fence after each; costs a little)
+  bool mpi_io = false;              ///< distributed runs: write through MPI-IO even on one node
+  std::string pivot_rows = "auto";  ///< distributed runs: how pivot rows travel (auto, device, mpi)
   /// Called once the input is read and checked, before the solve (for a banner).
   std::function<void(const RunReport&)> on_start;
   /// Called after round `done` of `rounds`, at most every `progress_interval` seconds and

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Collectives between the GPUs of an MPI job through NCCL (NVLink, PCIe or the network,
+// whichever NCCL finds fastest), ordered on a CUDA stream so that the host never waits for
+// them: the one place the distributed solver touches NCCL. Built when CMake finds NCCL
+// (APSP_WITH_NCCL). NVLink multicast (NVLS) is NCCL's to choose from its environment; this
+// code never asks for it.
+#pragma once
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(APSP_HAVE_NCCL)
+#include <nccl.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace apsp {
+
+template <>
+class DeviceCollectives<Kokkos::Cuda> {
+ public:
+  static constexpr bool available = true;
+  static constexpr const char* name = "NCCL";
+
+  /// One communicator over `ranks` processes, each on the GPU it made current (Kokkos did);
+  /// `share_id(bytes, size)` gives rank 0's bytes to every rank (MPI_Bcast). Collective.
+  template <class ShareId>
+  DeviceCollectives(int rank, int ranks, ShareId&& share_id) {
+    ncclUniqueId id{};
+    if (rank == 0) check(ncclGetUniqueId(&id), "unique id");
+    share_id(&id, sizeof id);
+    check(ncclCommInitRank(&comm_, ranks, id, rank), "communicator");
+  }
+  ~DeviceCollectives() {
+    if (comm_ != nullptr) (void)ncclCommDestroy(comm_);
+  }
+  DeviceCollectives(const DeviceCollectives&) = delete;
+  DeviceCollectives& operator=(const DeviceCollectives&) = delete;
+
+  /// `count` int32 at `data` from rank `root` to every rank's `data`, on `exec`'s stream.
+  void broadcast(int32_t* data, size_t count, int root, const Kokkos::Cuda& exec) const {
+    check(ncclBroadcast(data, data, count, ncclInt32, root, comm_, exec.cuda_stream()), "broadcast");
+  }
+
+ private:
+  static void check(ncclResult_t r, const char* what) {
+    if (r != ncclSuccess) throw std::runtime_error(std::string("NCCL ") + what + ": " + ncclGetErrorString(r));
+  }
+  ncclComm_t comm_ = nullptr;
+};
+
+}  // namespace apsp
+#endif
