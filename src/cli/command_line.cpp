@@ -48,8 +48,8 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
                "under MPI, write the output through MPI-IO even when every rank is on one node (default there: "
                "parallel copies into a shared mapping)");
   app.add_option("--pivot-rows", opt.pivot_rows,
-                 "under MPI, how pivot rows travel between GPUs: device (NCCL, where the build has it), mpi, or "
-                 "auto (device where possible)")
+                 "under MPI, how pivot rows travel between GPUs: mpi, device (NCCL, where the build has it), or auto "
+                 "(mpi, the faster where measured)")
       ->check(CLI::IsMember({"auto", "device", "mpi"}));
   std::string host_memory;
   app.add_option("--max-host-memory", host_memory,
