@@ -16,7 +16,6 @@ skips the comparison of outputs (use it where only the solve matters).
 """
 import argparse
 import datetime
-import hashlib
 import os
 import re
 import shlex
@@ -25,13 +24,7 @@ import subprocess
 import sys
 import time
 
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 24), b""):
-            h.update(block)
-    return h.hexdigest()
+from compare_peer import sha256  # the same digest as the peer comparison
 
 
 def main():
