@@ -38,6 +38,16 @@ def backends():
     return run("--list-backends", check=True).stdout.split()
 
 
+def assert_one_error_line(test, p, words):
+    """`p` printed nothing but one error line naming every one of `words`; returns that line."""
+    lines = p.stderr.strip().splitlines()
+    test.assertEqual(len(lines), 1, p.stderr)
+    test.assertTrue(lines[0].startswith("apsp_kokkos: error: "), lines[0])
+    for w in words:
+        test.assertIn(str(w), lines[0])
+    return lines[0]
+
+
 def write_words(path, words):
     with open(path, "wb") as f:
         f.write(struct.pack(f"<{len(words)}i", *words))
@@ -173,11 +183,7 @@ class BadInput(unittest.TestCase):
                     write_words(out, [123, 456])
                 p = run(*extra, input_path, out)
                 self.assertNotEqual(p.returncode, 0, p.stderr)
-                lines = p.stderr.strip().splitlines()
-                self.assertEqual(len(lines), 1, p.stderr)
-                self.assertTrue(lines[0].startswith("apsp_kokkos: error: "), lines[0])
-                for w in words:
-                    self.assertIn(str(w), lines[0])
+                assert_one_error_line(self, p, words)
                 self.assertEqual(p.stdout, "")
                 if existing:
                     with open(out, "rb") as f:
@@ -282,11 +288,7 @@ class Hostile(unittest.TestCase):
 
     def refused(self, p, *words):
         self.assertEqual(p.returncode, 2, p.stderr)
-        lines = p.stderr.strip().splitlines()
-        self.assertEqual(len(lines), 1, p.stderr)
-        self.assertTrue(lines[0].startswith("apsp_kokkos: error: "), lines[0])
-        for w in words:
-            self.assertIn(str(w), lines[0])
+        assert_one_error_line(self, p, words)
 
     def test_fifo_as_input_is_refused_without_waiting(self):
         with tempfile.TemporaryDirectory() as tmp:

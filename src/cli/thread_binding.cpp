@@ -36,8 +36,7 @@ std::vector<int> share_of(const std::vector<int>& cpus, int rank, int ranks) {
 }
 
 // This rank's CPUs when several ranks share a node: what the launcher bound it to, when that
-// is fewer than the node has, else its node-local rank's share of them (contiguous, sizes
-// differing by at most one; one CPU each, in turn, when ranks outnumber CPUs).
+// is fewer than the node has, else its node-local rank's share of them.
 std::vector<int> rank_share(const mpi::Runtime& mpi) {
   std::vector<int> cpus = allowed_cpus();
   const int node_cpus = static_cast<int>(std::thread::hardware_concurrency());
@@ -58,17 +57,11 @@ void share_node_before_mpi(char* argv[]) {
   // The user's binding applies to the places OpenMP finds when it loads: the whole node, the
   // same for every rank (43 s instead of 1.9 s on 2 x H200, V = 11000). Start once more on
   // this rank's share of the node, where the same binding keeps to the rank's own CPUs.
-  const std::vector<int> mine = share_of(cpus, place.rank, place.size);
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (int c : mine) CPU_SET(c, &set);
-  if (::sched_setaffinity(0, sizeof set, &set) != 0) return;
+  if (!set_allowed_cpus(share_of(cpus, place.rank, place.size))) return;
   ::setenv("APSP_KOKKOS_BINDING", "share", 1);
   ::execv("/proc/self/exe", argv);
   // Could not start again: the check after MPI starts refuses the binding with its reason.
-  CPU_ZERO(&set);
-  for (int c : cpus) CPU_SET(c, &set);
-  ::sched_setaffinity(0, sizeof set, &set);
+  set_allowed_cpus(cpus);
 #else
   (void)argv;
 #endif
@@ -95,10 +88,7 @@ std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mp
     // Unbound OpenMP threads inherit the main thread's CPUs: this rank's share of the node.
     const std::vector<int> mine = rank_share(mpi);
     if (!mine.empty()) {
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      for (int c : mine) CPU_SET(c, &set);
-      ::sched_setaffinity(0, sizeof set, &set);
+      set_allowed_cpus(mine);
       ::setenv("OMP_PROC_BIND", "false", 0);  // no binding for OpenMP to add (and no Kokkos advice)
       return "CPUs " + cpu_list(mine) + " of this node for this rank's threads";
     }

@@ -38,15 +38,15 @@ std::vector<int> thread_cpus() {
   return cpus.empty() ? allowed_cpus() : cpus;
 }
 
-void use_process_cpus() {
-  const std::vector<int> cpus = thread_cpus();
-  if (cpus.empty()) return;
+bool set_allowed_cpus(const std::vector<int>& cpus) {
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int c : cpus)
-    if (c < CPU_SETSIZE) CPU_SET(c, &set);
-  ::sched_setaffinity(0, sizeof set, &set);  // a failure leaves the thread where it was
+    if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
+  return !cpus.empty() && ::sched_setaffinity(0, sizeof set, &set) == 0;
 }
+
+void use_process_cpus() { set_allowed_cpus(thread_cpus()); }
 
 std::string cpu_list(const std::vector<int>& cpus) {
   std::string text;

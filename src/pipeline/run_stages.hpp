@@ -257,7 +257,7 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
       throw;
     }
     if (reserve) reserve->wait();
-    ready.unpin_all(rep.write_threads);
+    ready.unpin_all();
   });
   out->commit();
   rep.written = !out->discards();

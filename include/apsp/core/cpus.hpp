@@ -15,6 +15,10 @@ std::vector<int> allowed_cpus();
 /// place), else allowed_cpus().
 std::vector<int> thread_cpus();
 
+/// Puts the calling thread (before it starts others: the whole process) on `cpus`; false when
+/// the system refuses (the thread stays where it was).
+bool set_allowed_cpus(const std::vector<int>& cpus);
+
 /// "0-7,16-23".
 std::string cpu_list(const std::vector<int>& cpus);
 
