@@ -50,6 +50,9 @@ namespace apsp {
 /// - `min_plus(c, a, b)`: min(c, a + b), the relaxation; a backend may use a fused
 ///   instruction for it. `min_plus_run<N>(c, a, b)`: c[j] = min_plus(c[j], a, b[j]) for
 ///   j < N, a thread-tile row against one pivot (a CPU backend writes it with vectors).
+/// - `kPairedEntries`: of a thread tile's entries, how many are relaxed against two pivots
+///   at once by `min_plus_pair(c, a0, b0, a1, b1, unit())` = min(c, a0 + b0, a1 + b1) (a
+///   three-input min and two adds that run on another pipe than the fused add-min); 0: none.
 template <class ExecSpace>
 struct BackendTraits;
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// CUDA backend, kernel tuning. On sm_90 (Hopper) the relaxation is one fused add-min instruction
-// (__viaddmin_s32 -> SASS VIADDMNMX); elsewhere the portable min.
+// CUDA backend, kernel tuning. On sm_90 (Hopper) a relaxation is one fused add-min instruction
+// (__viaddmin_s32 -> SASS VIADDMNMX) on the integer ALU pipe, or half of a pair: two adds as
+// IMAD on the FMA pipe and one three-input min (VIMNMX3) on the ALU pipe for two pivots. Phase 2
+// and 3 mix the two so that both pipes work; elsewhere the portable min.
 #pragma once
 
 #include <cuda_pipeline.h>
@@ -21,6 +23,12 @@ namespace apsp {
 #ifndef APSP_CUDA_BLOCK
 #define APSP_CUDA_BLOCK 128
 #endif
+// Of a thread tile's 64 entries, how many take the pair form for each two pivots (the rest:
+// two fused add-mins). scripts/minplus_mix.sh measures every mix; docs/results.md has the
+// figures behind this choice.
+#ifndef APSP_CUDA_PAIRED_ENTRIES
+#define APSP_CUDA_PAIRED_ENTRIES 40
+#endif
 
 template <>
 struct BackendTraits<Kokkos::Cuda> {
@@ -36,6 +44,8 @@ struct BackendTraits<Kokkos::Cuda> {
   static constexpr int kLargestBlock = kMaxBlock;
   // pivots read at once from each row of the A operand (one 8-byte shared-memory load)
   static constexpr int kPivotRun = 2;
+  // entries of a thread tile relaxed against two pivots at once with min_plus_pair
+  static constexpr int kPairedEntries = APSP_CUDA_PAIRED_ENTRIES;
   static constexpr int kChunk = 4;       // one 16-byte access per thread
   static constexpr int kScratchPad = 4;  // keeps rows 16-byte aligned, shifts banks by 4
   // Compiled for teams of up to kMaxTeamThreads (a B = 128 tile) and kMinTeams of them per
@@ -125,6 +135,48 @@ struct BackendTraits<Kokkos::Cuda> {
     return __viaddmin_s32(a, b, c);
 #else
     return Impl::portable_min_plus(c, a, b);
+#endif
+  }
+  /// The multiplier of min_plus_pair's IMAD adds: blockDim.z, which is 1 in every team launch
+  /// of Kokkos (blocks of vector length x team size x 1; check_unit() stops a kernel where it
+  /// is not), read through inline assembly so that no compiler folds it (LLVM would fold a
+  /// known 1, and ptxas fuses a plain add whose one use is a min into a VIADDMNMX, leaving the
+  /// FMA pipe idle). ptxas reads it from the constant bank: no register, no instruction.
+  KOKKOS_FORCEINLINE_FUNCTION static int32_t unit() {
+#if defined(__CUDA_ARCH__)
+    int32_t z;
+    asm("mov.u32 %0, %%ntid.z;" : "=r"(z));
+    return z;
+#else
+    return 1;
+#endif
+  }
+  /// Stops the kernel (an illegal-instruction error at the next fence) if unit() is not 1, a
+  /// launch shape Kokkos does not use today: never a wrong result. A trap, not Kokkos::abort,
+  /// whose message formatting would give the kernel a stack frame.
+  KOKKOS_FORCEINLINE_FUNCTION static void check_unit() {
+#if defined(__CUDA_ARCH__)
+    if (unit() != 1) __trap();
+#endif
+  }
+  /// min(c, a0 + b0, a1 + b1), two relaxations. On sm_90: two IMAD (a * unit + b, FMA pipe)
+  /// and one VIMNMX3 (ALU pipe), written in PTX because ptxas fuses a plain add whose one use
+  /// is a min into VIADDMNMX. The sums wrap like the fused instruction's: exact while
+  /// INF + INF fits in int32 (apsp::kInf).
+  KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus_pair(int32_t c, int32_t a0, int32_t b0, int32_t a1, int32_t b1,
+                                                           int32_t one) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+    int32_t d;
+    asm("{.reg .s32 x, y, t;\n\t"
+        "mad.lo.s32 x, %1, %5, %2;\n\t"
+        "mad.lo.s32 y, %3, %5, %4;\n\t"
+        "min.s32 t, %6, x;\n\t"
+        "min.s32 %0, t, y;}"
+        : "=r"(d)
+        : "r"(a0), "r"(b0), "r"(a1), "r"(b1), "r"(one), "r"(c));
+    return d;
+#else
+    return Impl::portable_min_plus(Impl::portable_min_plus(c, a0 * one, b0), a1 * one, b1);
 #endif
   }
   /// c[j] = min(c[j], a + b[j]) for j < N: one VIADDMNMX each on sm_90.

@@ -29,7 +29,12 @@ class DeviceCollectives<Kokkos::Cuda> {
     ncclUniqueId id{};
     if (rank == 0) check(ncclGetUniqueId(&id), "unique id");
     share_id(&id, sizeof id);
-    check(ncclCommInitRank(&comm_, ranks, id, rank), "communicator");
+    const ncclResult_t made = ncclCommInitRank(&comm_, ranks, id, rank);
+    if (made == ncclInvalidUsage)  // what NCCL answers when two ranks share a GPU
+      throw std::runtime_error(
+          "NCCL refused the communicator (invalid usage; two ranks on one GPU?): NCCL needs a GPU per rank, "
+          "use --pivot-rows=mpi where ranks share GPUs");
+    check(made, "communicator");
   }
   ~DeviceCollectives() {
     if (comm_ != nullptr) (void)ncclCommDestroy(comm_);

@@ -23,6 +23,7 @@ struct HostBackendTraits {
   // a block is padding and cache misses (B = 65536 for V = 130 would pad to 17 GB).
   static constexpr int kLargestBlock = 1024;
   static constexpr int kPivotRun = 1;
+  static constexpr int kPairedEntries = 0;  // no pair form: one vpaddd + vpminsd per relaxation
   static constexpr int kChunk = 16;
   static constexpr int kScratchPad = 0;
   static constexpr int kMaxTeamThreads = 1;

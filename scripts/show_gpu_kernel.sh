@@ -30,7 +30,7 @@ for line in open(sys.argv[1]):
     if m:
         ins.append((int(m.group(1), 16), m.group(2)))
 op = lambda t: (t.split()[1] if t.startswith("@") else t.split()[0])
-keep = ("VIADDMNMX", "LDS", "LDG", "STG", "STS", "LDL", "STL", "BAR")
+keep = ("VIADDMNMX", "VIMNMX3", "IMAD", "LDS", "LDG", "STG", "STS", "LDL", "STL", "BAR")
 whole = Counter(op(t) for _, t in ins)
 print("== phase 3 (RemainingTilesKernel, tuned where built), whole kernel:", {k: v for k, v in sorted(whole.items()) if k.startswith(keep)})
 best = None

@@ -35,6 +35,16 @@ int ranks() {
   MPI_Comm_size(MPI_COMM_WORLD, &s);
   return s;
 }
+/// Ranks on this rank's node (the most on any node).
+int most_ranks_on_a_node() {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int here = 1, most = 1;
+  MPI_Comm_size(node, &here);
+  MPI_Comm_free(&node);
+  MPI_Allreduce(&here, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return most;
+}
 
 /// A scratch directory every rank sees (rank 0 makes it and names it), removed at the end.
 class SharedDir {
@@ -107,7 +117,10 @@ TYPED_TEST(DistributedRounds, RowsMatchTheSingleDeviceSolver) {
     using Path = mpi::PivotPath;
     std::vector<Path> paths{Path::mpi_staged};
     if (host_is_device<E>() || mpi::cuda_aware()) paths.push_back(Path::mpi_direct);
-    if (mpi::DistributedFloydWarshall<E>::has_device_collectives()) paths.push_back(Path::device_collective);
+    // NCCL takes one GPU per rank: not where ranks outnumber a node's GPUs (they share one).
+    if (mpi::DistributedFloydWarshall<E>::has_device_collectives() &&
+        BackendRuntime<E>::visible_devices() >= most_ranks_on_a_node())
+      paths.push_back(Path::device_collective);
     for (const Path path : paths)
       for (const bool timed : {false, true}) {
         SCOPED_TRACE("V=" + std::to_string(g.vertices) + " path " + std::to_string(int(path)) +

@@ -76,32 +76,67 @@ struct ThreadTile {
   /// a[r * a_pitch + p] and bk(p, c) at bk[p * b_pitch + c]. U pivots at a time: each of the
   /// thread's rows of a gives a run of U pivots (one 8-byte load for U = 2 on a GPU) and each
   /// pivot row of bk a few 16-byte runs; depth is a multiple of U. A compile-time depth
-  /// (Fixed<N>) unrolls the whole slice: no loop counter or branch between pivots.
-  template <int U, class APitch, class BPitch, class Depth>
+  /// (Fixed<N>) unrolls the whole slice: no loop counter or branch between pivots. kMixed: two
+  /// pivots at a time in the backend's mix of instruction forms (relax_two_pivots), for the
+  /// tuned kernels only: the general ones keep more in registers and would spill.
+  template <int U, bool kMixed = false, class APitch, class BPitch, class Depth>
   KOKKOS_FORCEINLINE_FUNCTION void relax(const int32_t* a, APitch a_pitch, const int32_t* bk, BPitch b_pitch,
                                          Depth depth) {
     if constexpr (std::is_same_v<Depth, int>) {
-      for (int p0 = 0; p0 < depth; p0 += U) relax_pivots<U>(a, a_pitch, bk, b_pitch, p0);
+      for (int p0 = 0; p0 < depth; p0 += U) relax_pivots<U, kMixed>(a, a_pitch, bk, b_pitch, p0);
     } else {
       APSP_UNROLL
-      for (int p0 = 0; p0 < int(Depth{}); p0 += U) relax_pivots<U>(a, a_pitch, bk, b_pitch, p0);
+      for (int p0 = 0; p0 < int(Depth{}); p0 += U) relax_pivots<U, kMixed>(a, a_pitch, bk, b_pitch, p0);
     }
   }
   /// Pivots [p0, p0 + U).
-  template <int U, class APitch, class BPitch>
+  template <int U, bool kMixed, class APitch, class BPitch>
   KOKKOS_FORCEINLINE_FUNCTION void relax_pivots(const int32_t* a, APitch a_pitch, const int32_t* bk, BPitch b_pitch,
                                                 int p0) {
     int32_t av[R][U];
     APSP_UNROLL
     for (int i = 0; i < R; ++i) Traits::template copy_run<U>(av[i], a + row(i) * a_pitch + p0);
+    if constexpr (kMixed && U == 2 && Traits::kPairedEntries > 0) {
+      relax_two_pivots(av, bk + p0 * b_pitch, b_pitch);
+    } else {
+      APSP_UNROLL
+      for (int q = 0; q < U; ++q) {
+        int32_t bv[C];
+        load_pivot_row(bv, bk + (p0 + q) * b_pitch);
+        APSP_UNROLL
+        for (int i = 0; i < R; ++i) Traits::template min_plus_run<C>(acc[i], av[i][q], bv);
+      }
+    }
+  }
+  /// The thread's columns of one staged pivot row.
+  KOKKOS_FORCEINLINE_FUNCTION void load_pivot_row(int32_t (&bv)[C], const int32_t* pivot_row) const {
     APSP_UNROLL
-    for (int q = 0; q < U; ++q) {
-      int32_t bv[C];
-      APSP_UNROLL
-      for (int m = 0; m < kColRuns; ++m)
-        Traits::template copy_run<CR>(&bv[m * CR], bk + (p0 + q) * b_pitch + col(m * CR));
-      APSP_UNROLL
-      for (int i = 0; i < R; ++i) Traits::template min_plus_run<C>(acc[i], av[i][q], bv);
+    for (int m = 0; m < kColRuns; ++m) Traits::template copy_run<CR>(&bv[m * CR], pivot_row + col(m * CR));
+  }
+  /// Two pivots: the first Traits::kPairedEntries entries, column by column, in the pair form,
+  /// the rest with two fused add-mins (the mix that keeps both of a GPU's integer pipes busy).
+  /// Column by column, so that the first pivot row's values die after the first and the second's
+  /// last run is read last: a thread holds 12, not 16, of their values at once (it has no
+  /// registers to spare).
+  template <class BPitch>
+  KOKKOS_FORCEINLINE_FUNCTION void relax_two_pivots(const int32_t (&av)[R][2], const int32_t* bk, BPitch b_pitch) {
+    int32_t b0[C], b1[C];
+    load_pivot_row(b0, bk);
+    load_pivot_row(b1, bk + b_pitch);
+    const int32_t one = Traits::unit();
+    APSP_UNROLL
+    for (int e = 0; e < R * C; ++e) {
+      const int i = e % R, j = e / R;
+      if (e < Traits::kPairedEntries) {
+        acc[i][j] = Traits::min_plus_pair(acc[i][j], av[i][0], b0[j], av[i][1], b1[j], one);
+      } else {
+        acc[i][j] = Traits::min_plus(acc[i][j], av[i][0], b0[j]);
+      }
+    }
+    APSP_UNROLL
+    for (int e = Traits::kPairedEntries; e < R * C; ++e) {
+      const int i = e % R, j = e / R;
+      acc[i][j] = Traits::min_plus(acc[i][j], av[i][1], b1[j]);
     }
   }
 

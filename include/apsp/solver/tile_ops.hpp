@@ -60,6 +60,7 @@ struct TileOps {
                                                            const int32_t* bk, int64_t ld, Block B, Slice S,
                                                            Slices slice_count, int32_t* slices) {
     const ProductShape<Traits, Block, Slice> sh{B, S};
+    if constexpr (!std::is_same_v<Slice, int> && Traits::kPairedEntries > 0) Traits::check_unit();
     const int me = Traits::recompute_later(team.team_rank());
     Tile t(me, B);
     t.load(c, ld);
@@ -78,9 +79,10 @@ struct TileOps {
       }
       team.team_barrier();  // ... and everyone's
       // The same call thrice, each with another type of slice depth (compile-time or not).
+      // The tuned shape (every count fixed) relaxes in the backend's instruction mix.
       if constexpr (!std::is_same_v<Slice, int>)
         // NOLINTNEXTLINE(bugprone-branch-clone)
-        t.template relax<Traits::kPivotRun>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), S);
+        t.template relax<Traits::kPivotRun, true>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), S);
       else if (S == Traits::kMaxSlice)
         t.template relax<Traits::kPivotRun>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), Fixed<Traits::kMaxSlice>{});
       else
