@@ -67,12 +67,13 @@ struct HostBackendTraits {
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
     return Impl::portable_min_plus(c, a, b);
   }
-  /// c[j] = min(c[j], a + b[j]) for j < N, written with GCC's vector types of kVectorInts
-  /// int32: one AVX-512 register where the build targets AVX-512 (measured twice as fast as
-  /// AVX2 on a Zen 5 core), else one AVX2 register (two SSE ones). x86 has no fused add-min and no three-input integer
-  /// min: one vpaddd and one vpminsd per vector is the least there is, so the width is what is left to gain. Left to
-  /// GCC's SLP vectoriser, the same element loop was vectorised or not depending on the code around it: a change to the
-  /// staging loop turned a quarter of phase 3's accumulators into scalar cmov chains (phase 3 20 % slower).
+  /// c[j] = min(c[j], a + b[j]) for j < N, written with GCC's vector types of kVectorInts int32:
+  /// one AVX-512 register where the build targets AVX-512 (measured twice as fast as AVX2 on a Zen
+  /// 5 core), else one AVX2 register (two SSE ones). x86 has no fused add-min and no three-input
+  /// integer min: one vpaddd and one vpminsd per vector is the least there is, so the width is what
+  /// is left to gain. Left to GCC's SLP vectoriser, the same element loop was vectorised or not
+  /// depending on the code around it: a change to the staging loop turned a quarter of phase 3's
+  /// accumulators into scalar cmov chains (phase 3 20 % slower).
   template <int N>
   KOKKOS_FORCEINLINE_FUNCTION static void min_plus_run(int32_t* c, int32_t a, const int32_t* b) {
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDA_ARCH__)

@@ -46,11 +46,12 @@ enum Adds { kImadAdds = 0, kIadd3Adds = 1 };
 __constant__ int kOnes[8];
 __constant__ int kZeros[8];
 
-// ptxas fuses an add whose only use is a min into VIADDMNMX (it sees through empty asm
-// statements too), so the pair form is written in PTX: two sums, then min.s32 twice (ptxas
-// makes one VIMNMX3 of them). IMAD adds: mad.lo.s32 x, a, 1, b (the 1 from constant memory) on
-// the FMA pipe. IADD3 adds: a + b + 0 (the 0 from constant memory), three operands, which
-// VIADDMNMX cannot take, on the ALU pipe.
+// The same PTX as BackendTraits<Kokkos::Cuda>::min_plus_pair (backends/cuda_backend.hpp), which
+// this file cannot include (it is built without Kokkos). ptxas fuses an add whose only use is a
+// min into VIADDMNMX (it sees through empty asm statements too), so the pair form is written in
+// PTX: two sums, then min.s32 twice (ptxas makes one VIMNMX3 of them). IMAD adds: mad.lo.s32 x, a,
+// 1, b (the 1 from constant memory) on the FMA pipe. IADD3 adds: a + b + 0 (the 0 from constant
+// memory), three operands, which VIADDMNMX cannot take, on the ALU pipe.
 template <int kAdd>
 __device__ __forceinline__ int min3_of_sums(int c, int a0, int b0, int a1, int b1, int one, int zero) {
   int d;

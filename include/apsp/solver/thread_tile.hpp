@@ -115,9 +115,9 @@ struct ThreadTile {
   }
   /// Two pivots: the first Traits::kPairedEntries entries, column by column, in the pair form,
   /// the rest with two fused add-mins (the mix that keeps both of a GPU's integer pipes busy).
-  /// Column by column, so that the first pivot row's values die after the first and the second's
-  /// last run is read last: a thread holds 12, not 16, of their values at once (it has no
-  /// registers to spare).
+  /// Column by column, so that each pivot row value dies soon after its first use: taken row by
+  /// row, the 16 values of both rows stayed live together and phase 3 spilled (it has no
+  /// registers to spare at 128 per thread).
   template <class BPitch>
   KOKKOS_FORCEINLINE_FUNCTION void relax_two_pivots(const int32_t (&av)[R][2], const int32_t* bk, BPitch b_pitch) {
     int32_t b0[C], b1[C];
