@@ -108,6 +108,8 @@ int main(int argc, char* argv[]) {
   cl->run.thread_binding = binding;
   if (prefetch && prefetch->path() == cl->run.input) cl->run.open_input = [&prefetch] { return prefetch->take(); };
   const bool quiet = cl->quiet || !rank0;
+  if (const std::string sharing = kokkos_args.gpu_sharing(cl->run.backend); !quiet && !sharing.empty())
+    std::fprintf(stderr, "apsp_kokkos: warning: %s\n", sharing.c_str());
   if (!quiet) cl->run.on_start = apsp::cli::print_banner;
   if (!quiet && (cl->progress || ::isatty(STDERR_FILENO))) cl->run.on_progress = apsp::cli::print_progress;
 

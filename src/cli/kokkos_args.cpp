@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,8 +30,10 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 // With several ranks on a node, each takes the GPU of its node-local rank: a device chosen on
 // the command line would put them all on one GPU. Returns Kokkos' arguments with any device
 // choice replaced (said on rank 0), and, unless threads were asked for, the node's cores
-// shared among its ranks' host threads.
-std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& args, const mpi::Runtime& mpi) {
+// shared among its ranks' host threads. `sharing`: the warning for ranks that outnumber the
+// node's GPUs (printed later, once the backend is known: a CPU run does not care).
+std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& args, const mpi::Runtime& mpi,
+                                              std::string& sharing) {
   if (!mpi.active() || mpi.local_size() < 2) return args;
   const int gpus = visible_gpus();
   auto is_device_choice = [](const std::string& a) {
@@ -64,8 +67,8 @@ std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& ar
     std::fprintf(stderr, "apsp_kokkos: note: %s ignored: %d ranks on this node take GPUs by node-local rank\n",
                  dropped.c_str(), mpi.local_size());
   // One visible GPU per rank is what `srun --gpus-per-task=1` gives: no warning then.
-  if (mpi.rank() == 0 && gpus > 1 && mpi.local_size() > gpus)
-    std::fprintf(stderr, "apsp_kokkos: warning: %d ranks on this node share %d GPU(s)\n", mpi.local_size(), gpus);
+  if (gpus > 1 && mpi.local_size() > gpus)
+    sharing = std::to_string(mpi.local_size()) + " ranks on this node share " + std::to_string(gpus) + " GPUs";
   return out;
 }
 
@@ -76,10 +79,21 @@ KokkosArguments::KokkosArguments(int argc, char* argv[], const mpi::Runtime& mpi
     const std::string a = argv[i];
     (i > 0 && (a == "--help" || a == "-h") ? help_strings_ : kokkos_strings_).push_back(a);
   }
-  kokkos_strings_ = kokkos_args_for_rank(kokkos_strings_, mpi);
+  kokkos_strings_ = kokkos_args_for_rank(kokkos_strings_, mpi, gpu_sharing_);
   for (auto& a : kokkos_strings_) kokkos_args_.push_back(a.data());
   kokkos_argc_ = static_cast<int>(kokkos_args_.size());
   kokkos_args_.push_back(nullptr);
+}
+
+std::string KokkosArguments::gpu_sharing(const std::string& backend) const {
+  if (gpu_sharing_.empty()) return "";
+  try {
+    const bool on_gpu =
+        dispatch_backend(backend, [](auto tag) { return !host_is_device<typename decltype(tag)::type>(); });
+    return on_gpu ? gpu_sharing_ : "";
+  } catch (const std::invalid_argument&) {
+    return "";  // a backend this build lacks: refused with its own message
+  }
 }
 
 std::vector<char*> KokkosArguments::remaining() {

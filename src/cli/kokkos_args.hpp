@@ -25,8 +25,14 @@ class KokkosArguments {
   /// What Kokkos left, plus any --help, for CLI11. Valid after Kokkos is initialised.
   std::vector<char*> remaining();
 
+  /// "N ranks on this node share G GPUs" where ranks outnumber several GPUs (one visible GPU
+  /// per rank, as `srun --gpus-per-task=1` gives, is not sharing) and `backend` ("" = Kokkos'
+  /// default) computes on a GPU, else "". Valid after Kokkos is initialised.
+  std::string gpu_sharing(const std::string& backend) const;
+
  private:
   std::vector<std::string> kokkos_strings_, help_strings_;
+  std::string gpu_sharing_;
   std::vector<char*> kokkos_args_;
   int kokkos_argc_ = 0;
 };
