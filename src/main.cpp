@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -100,6 +101,8 @@ int main(int argc, char* argv[]) {
   if (const auto early = apsp::cli::early_command_line(argc, argv))
     prefetch.emplace(early->run.input, prefetch_bytes(early->run, mpi));
   Kokkos::ScopeGuard kokkos(kokkos_args.argc(), kokkos_args.argv());
+  if (kokkos_args.kokkos_help()) return 0;  // Kokkos has printed its options
+  if (kokkos_args.print_configuration() && rank0) Kokkos::print_configuration(std::cout);
 
   int exit_status = 0;
   auto cl = apsp::cli::parse_command_line(kokkos_args.remaining(), rank0, exit_status);

@@ -435,6 +435,40 @@ class Options(unittest.TestCase):
         for opt in ("--block-size", "--quiet", "--backend", "--kokkos-help", "input", "output"):
             self.assertIn(opt, p.stdout)
 
+    def test_usage_errors_are_one_line_and_status_2(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            case = os.path.join(ARGS.conformance, "c03.1")
+            for args, words in ((["--no-such-option", case, os.path.join(tmp, "o")], ["--no-such-option", "--help"]),
+                                ([], ["input is required"]),
+                                ([case], ["output is required"])):
+                p = run(*args)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                assert_one_error_line(self, p, words)
+            self.assertEqual(os.listdir(tmp), [])
+
+    def test_kokkos_help_is_a_whole_run(self):
+        p = run("--kokkos-help")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("--kokkos-help", p.stdout + p.stderr)
+
+    def test_kokkos_options_in_either_spelling(self):
+        """--help names Kokkos 4's spellings; they work on Kokkos 3.4 too (translated), and a
+        tool library named by KOKKOS_TOOLS_LIBS is loaded on either."""
+        host = [b for b in backends() if b in ("Serial", "OpenMP")]
+        if "OpenMP" not in host:
+            self.skipTest("no OpenMP backend in this build")
+        case = os.path.join(ARGS.conformance, "c03.1")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "o")
+            p = run("--kokkos-num-threads=1", "--backend", "OpenMP", case, out, check=True)
+            self.assertIn("concurrency=1 ", p.stdout)
+            p = run("--kokkos-print-configuration", "--quiet", case, out, check=True)
+            self.assertIn("Kokkos Version", p.stdout)
+            missing = os.path.join(tmp, "no_such_tool.so")
+            p = subprocess.run([ARGS.exe, "--quiet", case, out], capture_output=True, text=True,
+                               env={**os.environ, "KOKKOS_TOOLS_LIBS": missing})
+            self.assertIn(missing, p.stdout + p.stderr)
+
     def test_default_output_is_breakdown_and_result_line(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "o")

@@ -71,7 +71,12 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
   try {
     app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::ParseError& e) {
-    exit_status = speaker ? app.exit(e) : e.get_exit_code();
+    if (e.get_exit_code() == 0) {  // --help, --version: printed, done
+      exit_status = speaker ? app.exit(e) : 0;
+    } else {  // a usage error: one line and status 2, whatever CLI11's own code for it
+      if (speaker) std::fprintf(stderr, "apsp_kokkos: error: %s (--help lists the options)\n", e.what());
+      exit_status = 2;
+    }
     return std::nullopt;
   }
 

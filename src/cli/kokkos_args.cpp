@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -72,13 +73,43 @@ std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& ar
   return out;
 }
 
+// Kokkos' options as the Kokkos in use spells them, so that --help's list works on each: 4.x
+// renamed --kokkos-threads to --kokkos-num-threads and --kokkos-tools-library to
+// --kokkos-tools-libs (3.x rejects the new names; 4.x still takes the old ones) and added
+// --kokkos-print-configuration, which this program does itself on 3.x (`print_configuration`).
+// KOKKOS_TOOLS_LIBS, 4.x's variable, is handed to 3.x as KOKKOS_PROFILE_LIBRARY.
+std::vector<std::string> spelled_for_this_kokkos(const std::vector<std::string>& args, bool& print_configuration) {
+#if KOKKOS_VERSION >= 40000
+  (void)print_configuration;
+  return args;
+#else
+  if (const char* tools = std::getenv("KOKKOS_TOOLS_LIBS"); tools != nullptr && !std::getenv("KOKKOS_PROFILE_LIBRARY"))
+    setenv("KOKKOS_PROFILE_LIBRARY", tools, 0);
+  std::vector<std::string> out;
+  for (const std::string& a : args) {
+    if (a == "--kokkos-print-configuration") {
+      print_configuration = true;
+    } else if (starts_with(a, "--kokkos-num-threads")) {
+      out.push_back("--kokkos-threads" + a.substr(std::strlen("--kokkos-num-threads")));
+    } else if (starts_with(a, "--kokkos-tools-libs")) {
+      out.push_back("--kokkos-tools-library" + a.substr(std::strlen("--kokkos-tools-libs")));
+    } else {
+      out.push_back(a);
+    }
+  }
+  return out;
+#endif
+}
+
 }  // namespace
 
 KokkosArguments::KokkosArguments(int argc, char* argv[], const mpi::Runtime& mpi) {
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
     (i > 0 && (a == "--help" || a == "-h") ? help_strings_ : kokkos_strings_).push_back(a);
+    kokkos_help_ = kokkos_help_ || a == "--kokkos-help";
   }
+  kokkos_strings_ = spelled_for_this_kokkos(kokkos_strings_, print_configuration_);
   kokkos_strings_ = kokkos_args_for_rank(kokkos_strings_, mpi, gpu_sharing_);
   for (auto& a : kokkos_strings_) kokkos_args_.push_back(a.data());
   kokkos_argc_ = static_cast<int>(kokkos_args_.size());

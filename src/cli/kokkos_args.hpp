@@ -30,9 +30,15 @@ class KokkosArguments {
   /// default) computes on a GPU, else "". Valid after Kokkos is initialised.
   std::string gpu_sharing(const std::string& backend) const;
 
+  /// --kokkos-help was given: Kokkos printed its options during initialisation; the run is over.
+  bool kokkos_help() const { return kokkos_help_; }
+  /// --kokkos-print-configuration was given to a Kokkos (3.x) that lacks it: print it here.
+  bool print_configuration() const { return print_configuration_; }
+
  private:
   std::vector<std::string> kokkos_strings_, help_strings_;
   std::string gpu_sharing_;
+  bool kokkos_help_ = false, print_configuration_ = false;
   std::vector<char*> kokkos_args_;
   int kokkos_argc_ = 0;
 };
