@@ -41,6 +41,11 @@ PHASES = [("pivot", "phase 1: pivot tile"), ("pivot_row_column", "phase 2: pivot
           ("remaining", "phase 3: all other tiles")]
 
 
+def ranks_of(record):
+    """MPI ranks of a --json record: `mpi.ranks` (records before schema 2 also had `mpi_ranks`)."""
+    return record.get("mpi", {}).get("ranks") or record.get("mpi_ranks", 1)
+
+
 def run(args, v, block, tag, ranks=0):
     graph = os.path.join(args.work_dir, f"apsp_exp_v{v}_d{args.density}_s{args.seed}.bin")
     if not os.path.exists(graph):
@@ -114,14 +119,14 @@ def stacked_percent(records, parts, whole, ylabel, title, path):
 def figure_time_distribution(records, path):
     parts = []
     for stage in STAGES:
-        if stage == "solve" and records[0].get("mpi_ranks", 1) > 1:
+        if stage == "solve" and ranks_of(records[0]) > 1:
             # Under MPI: the time blocked in pivot-row broadcasts, part of the solve (overlapped
             # with phase 3 on a GPU).
             parts.append(("solve", lambda r: r["seconds"]["solve"] - r["seconds"]["mpi_broadcast_wait"]))
             parts.append(("solve: host in MPI broadcasts (GPU busy with phase 3)", lambda r: r["seconds"]["mpi_broadcast_wait"]))
             continue
         parts.append((stage.replace("_", " "), lambda r, s=stage: r["seconds"].get(s, 0)))
-    ranks = records[0].get("mpi_ranks", 1)
+    ranks = ranks_of(records[0])
     stacked_percent(records, parts, lambda r: r["seconds"]["total"], "% of the whole run",
                     "Time distribution of a run" + (f", {ranks} ranks" if ranks > 1 else ""), path)
 
@@ -130,8 +135,8 @@ def figure_rank_scaling(records, path):
     """Solve rate against ranks for each V, with the ideal (linear from one rank)."""
     fig, ax = plt.subplots(figsize=(7, 4))
     for i, v in enumerate(sorted({r["V"] for r in records})):
-        rs = sorted((r for r in records if r["V"] == v), key=lambda r: r["mpi_ranks"])
-        xs = [r["mpi_ranks"] for r in rs]
+        rs = sorted((r for r in records if r["V"] == v), key=lambda r: ranks_of(r))
+        xs = [ranks_of(r) for r in rs]
         rate = [r["relaxations_per_second"]["solve"] for r in rs]
         ax.plot(xs, rate, "o-", color=f"C{i}", label=f"V = {v}")
         ax.plot(xs, [rate[0] * x / xs[0] for x in xs], ":", color=f"C{i}")
@@ -139,7 +144,7 @@ def figure_rank_scaling(records, path):
             ax.annotate(f"{y / (rate[0] * x / xs[0]) * 100:.0f} %", (x, y), textcoords="offset points",
                         xytext=(6, -4 - 9 * i), fontsize=8)
     ax.set_xlabel("MPI ranks (one GPU each)")
-    ax.set_xticks(sorted({r["mpi_ranks"] for r in records}))
+    ax.set_xticks(sorted({ranks_of(r) for r in records}))
     ax.set_ylabel("solve relaxations per second")
     ax.set_ylim(bottom=0)
     finish(fig, ax, "Scalability over the number of GPUs (dotted: linear; %: efficiency)", records, path)
@@ -148,9 +153,9 @@ def figure_rank_scaling(records, path):
 def figure_weak_scaling(records, path):
     """Solve rate per GPU against ranks, V growing as sqrt(ranks); ideal: flat."""
     fig, ax = plt.subplots(figsize=(7, 4))
-    rs = sorted(records, key=lambda r: r["mpi_ranks"])
-    xs = [r["mpi_ranks"] for r in rs]
-    per_gpu = [r["relaxations_per_second"]["solve"] / r["mpi_ranks"] for r in rs]
+    rs = sorted(records, key=lambda r: ranks_of(r))
+    xs = [ranks_of(r) for r in rs]
+    per_gpu = [r["relaxations_per_second"]["solve"] / ranks_of(r) for r in rs]
     ax.plot(xs, per_gpu, "o-", color="C0", label="solve rate per GPU")
     ax.axhline(per_gpu[0], color="C0", linestyle=":")
     for r, x, y in zip(rs[1:], xs[1:], per_gpu[1:]):
@@ -243,7 +248,7 @@ def main():
         by_r = [run(args, v, 0, "ranks", n) for n in args.ranks for v in args.sizes]
         for n in args.ranks if args.weak else []:
             v = weak_size(args.weak, n)
-            same = [r for r in by_r if r["V"] == v and r["mpi_ranks"] == n]  # already run as strong
+            same = [r for r in by_r if r["V"] == v and ranks_of(r) == n]  # already run as strong
             by_w.append(dict(same[0], experiment="weak") if same else run(args, v, 0, "weak", n))
     else:
         by_v = [run(args, v, 0, "size") for v in args.sizes]
@@ -268,11 +273,11 @@ def scaling_table(strong, weak):
     rows = ["| device | commit | V | E | GPUs | solve s | total s | solve relax/s | per GPU | efficiency "
             "| device memory per rank |", "|" + " --- |" * 11]
     for kind, records in (("strong", strong), ("weak", weak)):
-        one = {r["V"]: r for r in records if r["mpi_ranks"] == 1}
+        one = {r["V"]: r for r in records if ranks_of(r) == 1}
         base = min(one.values(), key=lambda r: r["V"]) if kind == "weak" and one else None
-        for r in sorted(records, key=lambda r: (r["V"], r["mpi_ranks"])) if kind == "strong" else \
-                sorted(records, key=lambda r: r["mpi_ranks"]):
-            n, rate = r["mpi_ranks"], r["relaxations_per_second"]["solve"]
+        for r in sorted(records, key=lambda r: (r["V"], ranks_of(r))) if kind == "strong" else \
+                sorted(records, key=lambda r: ranks_of(r)):
+            n, rate = ranks_of(r), r["relaxations_per_second"]["solve"]
             ref = base if kind == "weak" else one.get(r["V"])
             if n == 1 and kind == "weak":
                 continue  # the same run as strong scaling's one-GPU row
@@ -300,9 +305,9 @@ def plot(args, by_v, by_b, by_r=(), by_w=()):
     if by_b:
         figure_block_size(by_b, os.path.join(args.out, "block_size.png"))
     if by_r:
-        most = max(r["mpi_ranks"] for r in by_r)
+        most = max(ranks_of(r) for r in by_r)
         figure_rank_scaling(by_r, os.path.join(args.out, "scaling_gpus.png"))
-        figure_time_distribution([r for r in by_r if r["mpi_ranks"] == most],
+        figure_time_distribution([r for r in by_r if ranks_of(r) == most],
                                  os.path.join(args.out, "time_distribution.png"))
         # Under MPI the phases go untimed (fences would undo the overlap): no phase figure.
         if by_w:

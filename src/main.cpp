@@ -21,6 +21,7 @@
 #include "apsp/core/errors.hpp"
 #include "apsp/core/process_clock.hpp"
 #include "apsp/io/input_prefetch.hpp"
+#include "apsp/io/output_path.hpp"
 #include "apsp/mpi/runtime.hpp"
 #include "apsp/pipeline/pipeline.hpp"
 #include "apsp/report/run_record.hpp"
@@ -116,15 +117,32 @@ int main(int argc, char* argv[]) {
   if (!quiet) cl->run.on_start = apsp::cli::print_banner;
   if (!quiet && (cl->progress || ::isatty(STDERR_FILENO))) cl->run.on_progress = apsp::cli::print_progress;
 
+  // --json -: the record is the run's standard output (instead of the RESULT line).
+  const bool record_to_stdout = cl->json_path == "-";
   try {
     const auto report = run(cl->run, mpi);
     if (!cl->json_path.empty() && rank0) apsp::write_run_record(cl->json_path, cl->run, report);
     // Printed once the run has ended, so that a failed run prints one line.
     if (!quiet) apsp::cli::print_breakdown(report);
-    if (rank0) apsp::cli::print_verdict(report, quiet);
-    if (!quiet && (report.written || report.discarded)) apsp::cli::print_result(report);
+    if (rank0) apsp::cli::print_verdict(report, quiet || record_to_stdout, record_to_stdout ? stderr : stdout);
+    if (!quiet && !record_to_stdout && (report.written || report.discarded)) apsp::cli::print_result(report);
     return report.verified && !report.verify.passed ? 1 : 0;
   } catch (const std::exception& e) {
-    return report_failure(e, mpi);
+    const int code = report_failure(e, mpi);
+    if (!cl->json_path.empty() && rank0) {
+      try {
+        // The same checks the run makes before any work (the record may name the input or
+        // the output by mistake: then there is no record, never a damaged file).
+        const auto& o = cl->run;
+        if (o.record_path != "-") {
+          if (o.record_path == o.output || apsp::same_file(o.record_path, o.output)) throw std::invalid_argument("");
+          apsp::check_output_path(o.record_path, "JSON record", {o.input});
+        }
+        apsp::write_failure_record(o.record_path, o, code == 2 ? "bad_input" : "failed", e.what());
+      } catch (const std::exception&) {
+        // the error line has been printed; a record that cannot be written adds nothing to it
+      }
+    }
+    return code;
   }
 }

@@ -550,7 +550,8 @@ class SelfCheckAndRecords(unittest.TestCase):
             self.assertRegex(r["program"]["git_hash"], r"^[0-9a-f]{7,}|unknown$")
             self.assertIn(r["kokkos"]["backend"], backends())
             self.assertRegex(r["kokkos"]["version"], r"^\d+\.\d+\.\d+$")
-            self.assertEqual(r["mpi_ranks"], 1)
+            self.assertEqual(r["mpi"]["ranks"], 1)
+            self.assertEqual((r["schema_version"], r["status"]), (2, "ok"))
             v, _ = read_graph(g)
             self.assertEqual((r["V"], r["block_size"]), (v, int(re.search(r"block=(\d+)", p.stdout).group(1))))
             s = r["seconds"]
@@ -562,6 +563,34 @@ class SelfCheckAndRecords(unittest.TestCase):
             self.assertEqual(r["verify"]["verdict"], "PASSED")
             self.assertEqual(r["verify"]["rows_checked"], 3)
             self.assertTrue(r["output_written"])
+
+    def test_json_to_standard_output(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = self.graph(tmp)
+            p = run("--json", "-", "--verify=2", g, os.path.join(tmp, "o"), check=True)
+            r = json.loads(p.stdout)  # the record and nothing else: no RESULT or VERIFY line
+            self.assertEqual((r["schema_version"], r["status"], r["verify"]["verdict"]), (2, "ok", "PASSED"))
+            self.assertEqual(sorted(os.listdir(tmp)), sorted([os.path.basename(g), "o"]))
+
+    def test_a_refused_run_leaves_a_record_and_harms_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bad.bin")
+            with open(bad, "wb") as f:
+                f.write(b"xx")
+            rec = os.path.join(tmp, "run.json")
+            p = run("--json", rec, bad, os.path.join(tmp, "o"))
+            line = assert_one_error_line(self, p, [bad])
+            self.assertEqual(p.returncode, 2)
+            with open(rec) as f:
+                r = json.load(f)
+            self.assertEqual((r["schema_version"], r["status"], r["input"]), (2, "bad_input", bad))
+            self.assertEqual("apsp_kokkos: error: " + r["error"], line)
+            self.assertEqual(sorted(os.listdir(tmp)), ["bad.bin", "run.json"])
+            # A record that would land on the input is not written: the input stays as it was.
+            p = run("--json", bad, bad, os.path.join(tmp, "o"))
+            self.assertEqual(p.returncode, 2)
+            with open(bad, "rb") as f:
+                self.assertEqual(f.read(), b"xx")
 
     def test_progress_banner_and_quiet(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -297,7 +297,7 @@ class SelfCheckAndRecord(unittest.TestCase):
                 self.assertIn(f"MPI: {ARGS.np} ranks", p.stderr)
             with open(rec) as f:
                 r = json.load(f)
-            self.assertEqual(r["mpi_ranks"], ARGS.np)
+            self.assertEqual((r["mpi"]["ranks"], r["status"]), (ARGS.np, "ok"))
             self.assertEqual(r["verify"]["verdict"], "PASSED")
             self.assertEqual(r["verify"]["rows_checked"], 300)
             self.assertGreaterEqual(r["seconds"]["solve"], r["seconds"]["mpi_broadcast_wait"])

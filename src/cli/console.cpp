@@ -71,15 +71,15 @@ void print_progress(int done, int rounds, double seconds) {
   std::fflush(stderr);
 }
 
-void print_verdict(const RunReport& r, bool quiet) {
+void print_verdict(const RunReport& r, bool quiet, std::FILE* to) {
   if (!r.verified) return;
   if (r.verify.passed) {
     if (!quiet)
-      std::printf("apsp_kokkos VERIFY PASSED (%lld rows against Dijkstra, %.3f s)\n",
-                  static_cast<long long>(r.verify.rows_checked), r.seconds.verify);
+      std::fprintf(to, "apsp_kokkos VERIFY PASSED (%lld rows against Dijkstra, %.3f s)\n",
+                   static_cast<long long>(r.verify.rows_checked), r.seconds.verify);
   } else {
-    std::printf("apsp_kokkos VERIFY FAILED: %s (%lld rows against Dijkstra); no output written\n",
-                r.verify.first_mismatch.c_str(), static_cast<long long>(r.verify.rows_checked));
+    std::fprintf(to, "apsp_kokkos VERIFY FAILED: %s (%lld rows against Dijkstra); no output written\n",
+                 r.verify.first_mismatch.c_str(), static_cast<long long>(r.verify.rows_checked));
   }
 }
 

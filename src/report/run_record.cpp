@@ -6,6 +6,7 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -19,18 +20,38 @@ std::string kokkos_version_string() {
   return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
 }
 
+namespace {
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return date;
+}
+
+void write_json(const std::string& path, const nlohmann::json& record) {
+  if (path == "-") {
+    std::cout << record.dump(2) << '\n' << std::flush;
+    return;
+  }
+  std::ofstream out(path);
+  out << record.dump(2) << '\n';
+  if (!out) throw std::runtime_error(path + ": cannot write the JSON record");
+}
+
+}  // namespace
+
 void write_run_record(const std::string& path, const RunOptions& options, const RunReport& r) {
   using nlohmann::json;
   const double relax = double(r.vertices) * double(r.vertices) * double(r.vertices);
   std::ostringstream config;
   Kokkos::print_configuration(config, false);
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
 
   json record = {
+      {"schema_version", kRunRecordSchema},
+      {"status", r.verified && !r.verify.passed ? "verify_failed" : "ok"},
       {"program", {{"name", "apsp_kokkos"}, {"version", APSP_VERSION}, {"git_hash", APSP_GIT_HASH}}},
-      {"date", date},
+      {"date", utc_now()},
       {"kokkos",
        {{"version", kokkos_version_string()},
         {"backend", r.backend},
@@ -40,7 +61,6 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
         {"configuration", config.str()}}},
       {"mpi", {{"ranks", r.ranks}, {"nodes", r.nodes}, {"pivot_rows_through", r.message_path}}},
       {"cpus_per_process", r.cpus},
-      {"mpi_ranks", r.ranks},
       {"input", options.input},
       {"output", options.output},
       {"V", r.vertices},
@@ -70,9 +90,19 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
         {"rows_checked", r.verify.rows_checked},
         {"first_mismatch", r.verify.first_mismatch}}},
   };
-  std::ofstream out(path);
-  out << record.dump(2) << '\n';
-  if (!out) throw std::runtime_error(path + ": cannot write the JSON record");
+  write_json(path, record);
+}
+
+void write_failure_record(const std::string& path, const RunOptions& options, const std::string& status,
+                          const std::string& error) {
+  write_json(path, {{"schema_version", kRunRecordSchema},
+                    {"status", status},
+                    {"error", error},
+                    {"program", {{"name", "apsp_kokkos"}, {"version", APSP_VERSION}, {"git_hash", APSP_GIT_HASH}}},
+                    {"date", utc_now()},
+                    {"kokkos", {{"version", kokkos_version_string()}, {"backend", options.backend}}},
+                    {"input", options.input},
+                    {"output", options.output}});
 }
 
 }  // namespace apsp

@@ -11,7 +11,17 @@ namespace apsp {
 /// "4.6.1" style, from KOKKOS_VERSION.
 std::string kokkos_version_string();
 
-/// Writes one JSON object describing the run to `path` (replacing the file).
+/// Version of the record's layout: raised when a field changes meaning or goes away.
+/// 2: `schema_version` and `status` added, the top-level `mpi_ranks` removed (`mpi.ranks`).
+inline constexpr int kRunRecordSchema = 2;
+
+/// Writes one JSON object describing the run to `path` (replacing the file; "-": standard
+/// output). `status`: "ok", or "verify_failed" when the self-check found a wrong entry.
 void write_run_record(const std::string& path, const RunOptions& options, const RunReport& report);
+
+/// The record of a run that ended with an error before its report existed: what was asked,
+/// `status` ("bad_input": refused, exit 2; "failed": exit 1) and the error line.
+void write_failure_record(const std::string& path, const RunOptions& options, const std::string& status,
+                          const std::string& error);
 
 }  // namespace apsp
