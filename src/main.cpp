@@ -134,10 +134,7 @@ int main(int argc, char* argv[]) {
         // The same checks the run makes before any work (the record may name the input or
         // the output by mistake: then there is no record, never a damaged file).
         const auto& o = cl->run;
-        if (o.record_path != "-") {
-          if (o.record_path == o.output || apsp::same_file(o.record_path, o.output)) throw std::invalid_argument("");
-          apsp::check_output_path(o.record_path, "JSON record", {o.input});
-        }
+        apsp::check_record_path(o.record_path, o.output, /*output_discarded=*/false, o.input);
         apsp::write_failure_record(o.record_path, o, code == 2 ? "bad_input" : "failed", e.what());
       } catch (const std::exception&) {
         // the error line has been printed; a record that cannot be written adds nothing to it

@@ -34,6 +34,14 @@ bool same_file(const std::string& a, const std::string& b) {
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+void check_record_path(const std::string& record, const std::string& output, bool output_discarded,
+                       const std::string& input) {
+  if (record == "-") return;
+  if (record == output || (!output_discarded && same_file(record, output)))
+    throw InputError(record + ": the JSON record would overwrite the output");
+  check_output_path(record, "JSON record", {input});
+}
+
 OutputTarget check_output_path(const std::string& path, const std::string& what,
                                const std::vector<std::string>& not_these) {
   if (path.empty()) throw InputError(what + " path is empty");

@@ -154,11 +154,7 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   procs.collectively([&] {
     check_block_size<ExecSpace>(rep.block);
     target = check_output_path(opt.output, "output", {opt.input});
-    if (!opt.record_path.empty() && opt.record_path != "-") {  // "-": standard output
-      if (opt.record_path == opt.output || (!target.discard && same_file(opt.record_path, opt.output)))
-        throw InputError(opt.record_path + ": the JSON record would overwrite the output");
-      check_output_path(opt.record_path, "JSON record", {opt.input});
-    }
+    if (!opt.record_path.empty()) check_record_path(opt.record_path, opt.output, target.discard, opt.input);
   });
 
   // Read: header checks, then the edge list mapped (and read) into memory; every process

@@ -22,6 +22,12 @@ struct OutputTarget {
 OutputTarget check_output_path(const std::string& path, const std::string& what,
                                const std::vector<std::string>& not_these = {});
 
+/// Checks --json's `record` path beside the run's `output` (`output_discarded`: /dev/null and
+/// the like, which any number of writers may share) and `input`: InputError when the record
+/// would overwrite either, else as check_output_path. "-" (standard output) always passes.
+void check_record_path(const std::string& record, const std::string& output, bool output_discarded,
+                       const std::string& input);
+
 /// True when `a` and `b` name the same existing file (same device and inode).
 bool same_file(const std::string& a, const std::string& b);
 
