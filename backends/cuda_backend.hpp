@@ -7,6 +7,8 @@
 
 #include <cuda_pipeline.h>
 
+#include "cuda_min_plus_pair.hpp"
+
 namespace apsp {
 
 // Thread tile 8 x 8 (two runs of 4 rows by two runs of 4 columns, B/2 apart) and B = 128:
@@ -159,22 +161,13 @@ struct BackendTraits<Kokkos::Cuda> {
     if (unit() != 1) __trap();
 #endif
   }
-  /// min(c, a0 + b0, a1 + b1), two relaxations. On sm_90: two IMAD (a * unit + b, FMA pipe)
-  /// and one VIMNMX3 (ALU pipe), written in PTX because ptxas fuses a plain add whose one use
-  /// is a min into VIADDMNMX. The sums wrap like the fused instruction's: exact while
+  /// min(c, a0 + b0, a1 + b1), two relaxations: on sm_90 two IMAD and one VIMNMX3
+  /// (cuda_min_plus_pair.hpp). The sums wrap like the fused instruction's: exact while
   /// INF + INF fits in int32 (apsp::kInf).
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus_pair(int32_t c, int32_t a0, int32_t b0, int32_t a1, int32_t b1,
                                                            int32_t one) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
-    int32_t d;
-    asm("{.reg .s32 x, y, t;\n\t"
-        "mad.lo.s32 x, %1, %5, %2;\n\t"
-        "mad.lo.s32 y, %3, %5, %4;\n\t"
-        "min.s32 t, %6, x;\n\t"
-        "min.s32 %0, t, y;}"
-        : "=r"(d)
-        : "r"(a0), "r"(b0), "r"(a1), "r"(b1), "r"(one), "r"(c));
-    return d;
+    return cuda::min_plus_pair_sm90(c, a0, b0, a1, b1, one);
 #else
     return Impl::portable_min_plus(Impl::portable_min_plus(c, a0 * one, b0), a1 * one, b1);
 #endif

@@ -15,6 +15,8 @@
 // Built and run by scripts/minplus_mix.sh (nvcc -arch=sm_90); not part of the project's build.
 #include <cuda_runtime.h>
 
+#include "../backends/cuda_min_plus_pair.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -46,33 +48,23 @@ enum Adds { kImadAdds = 0, kIadd3Adds = 1 };
 __constant__ int kOnes[8];
 __constant__ int kZeros[8];
 
-// The same PTX as BackendTraits<Kokkos::Cuda>::min_plus_pair (backends/cuda_backend.hpp), which
-// this file cannot include (it is built without Kokkos). ptxas fuses an add whose only use is a
-// min into VIADDMNMX (it sees through empty asm statements too), so the pair form is written in
-// PTX: two sums, then min.s32 twice (ptxas makes one VIMNMX3 of them). IMAD adds: mad.lo.s32 x, a,
-// 1, b (the 1 from constant memory) on the FMA pipe. IADD3 adds: a + b + 0 (the 0 from constant
-// memory), three operands, which VIADDMNMX cannot take, on the ALU pipe.
+// The pair form with IMAD adds is the kernels' own (backends/cuda_min_plus_pair.hpp, the 1 from
+// constant memory here). With IADD3 adds, for comparison: a + b + 0 (the 0 from constant memory),
+// three operands, which VIADDMNMX cannot take (ptxas fuses a plain add whose only use is a min
+// into VIADDMNMX, and sees through empty asm statements too), then min.s32 twice (one VIMNMX3).
 template <int kAdd>
 __device__ __forceinline__ int min3_of_sums(int c, int a0, int b0, int a1, int b1, int one, int zero) {
+  if constexpr (kAdd == kImadAdds) return apsp::cuda::min_plus_pair_sm90(c, a0, b0, a1, b1, one);
   int d;
-  if constexpr (kAdd == kImadAdds)
-    asm("{.reg .s32 x, y, t;\n\t"
-        "mad.lo.s32 x, %1, %5, %2;\n\t"
-        "mad.lo.s32 y, %3, %5, %4;\n\t"
-        "min.s32 t, %6, x;\n\t"
-        "min.s32 %0, t, y;}"
-        : "=r"(d)
-        : "r"(a0), "r"(b0), "r"(a1), "r"(b1), "r"(one), "r"(c));
-  else
-    asm("{.reg .s32 x, y, t;\n\t"
-        "add.s32 x, %1, %2;\n\t"
-        "add.s32 x, x, %5;\n\t"
-        "add.s32 y, %3, %4;\n\t"
-        "add.s32 y, y, %5;\n\t"
-        "min.s32 t, %6, x;\n\t"
-        "min.s32 %0, t, y;}"
-        : "=r"(d)
-        : "r"(a0), "r"(b0), "r"(a1), "r"(b1), "r"(zero), "r"(c));
+  asm("{.reg .s32 x, y, t;\n\t"
+      "add.s32 x, %1, %2;\n\t"
+      "add.s32 x, x, %5;\n\t"
+      "add.s32 y, %3, %4;\n\t"
+      "add.s32 y, y, %5;\n\t"
+      "min.s32 t, %6, x;\n\t"
+      "min.s32 %0, t, y;}"
+      : "=r"(d)
+      : "r"(a0), "r"(b0), "r"(a1), "r"(b1), "r"(zero), "r"(c));
   return d;
 }
 

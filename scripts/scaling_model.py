@@ -28,6 +28,11 @@ def round_times(v, p, a):
     return n, phase3, chain, one_gpu
 
 
+def chain_exceeds_phase3(v, p, a):
+    _, phase3, chain, _ = round_times(v, p, a)
+    return chain > phase3
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--block", type=int, default=128, help="B")
@@ -60,7 +65,7 @@ def main():
             eff = (one / p) / max(phase3, chain)
             solve = (n // a.block) * max(phase3, chain)
             cells.append(f"{100 * eff:.0f} % ({solve:.3g} s)")
-        crossover = next((p for p in range(1, 1 << 20) if round_times(v, p, a)[2] > round_times(v, p, a)[1]), None)
+        crossover = next((p for p in range(1, 1 << 20) if chain_exceeds_phase3(v, p, a)), None)
         print(f"| {v} | " + " | ".join(cells) + f" | {crossover} |")
 
 
