@@ -99,7 +99,7 @@ int main(int argc, char* argv[]) {
   apsp::cli::KokkosArguments kokkos_args(argc, argv, mpi);
   // The input is opened and read on a thread while Kokkos and the device initialise.
   std::optional<apsp::InputPrefetch> prefetch;
-  if (const auto early = apsp::cli::early_command_line(argc, argv))
+  if (const auto early = apsp::cli::early_command_line(argc, argv); early && !early->run.input.empty())
     prefetch.emplace(early->run.input, prefetch_bytes(early->run, mpi));
   Kokkos::ScopeGuard kokkos(kokkos_args.argc(), kokkos_args.argv());
   if (kokkos_args.kokkos_help()) return 0;  // Kokkos has printed its options
@@ -110,7 +110,8 @@ int main(int argc, char* argv[]) {
   if (!cl) return exit_status;
   cl->run.started = mpi.active() ? mpi.init_started() : apsp::process_start();
   cl->run.thread_binding = binding;
-  if (prefetch && prefetch->path() == cl->run.input) cl->run.open_input = [&prefetch] { return prefetch->take(); };
+  if (prefetch && !cl->run.generate && prefetch->path() == cl->run.input)
+    cl->run.open_input = [&prefetch] { return prefetch->take(); };
   const bool quiet = cl->quiet || !rank0;
   if (const std::string sharing = kokkos_args.gpu_sharing(cl->run.backend); !quiet && !sharing.empty())
     std::fprintf(stderr, "apsp_kokkos: warning: %s\n", sharing.c_str());
@@ -125,7 +126,7 @@ int main(int argc, char* argv[]) {
     // Printed once the run has ended, so that a failed run prints one line.
     if (!quiet) apsp::cli::print_breakdown(report);
     if (rank0) apsp::cli::print_verdict(report, quiet || record_to_stdout, record_to_stdout ? stderr : stdout);
-    if (!quiet && !record_to_stdout && (report.written || report.discarded)) apsp::cli::print_result(report);
+    if (!quiet && !record_to_stdout) apsp::cli::print_result(report);
     return report.verified && !report.verify.passed ? 1 : 0;
   } catch (const std::exception& e) {
     const int code = report_failure(e, mpi);

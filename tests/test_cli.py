@@ -432,15 +432,24 @@ class Hostile(unittest.TestCase):
 class Options(unittest.TestCase):
     def test_help_lists_the_options(self):
         p = run("--help", check=True)
-        for opt in ("--block-size", "--quiet", "--backend", "--kokkos-help", "input", "output"):
+        for opt in ("--block-size", "--quiet", "--backend", "--kokkos-help", "INPUT", "OUTPUT", "--generate",
+                    "--no-output", "--no-verify"):
             self.assertIn(opt, p.stdout)
 
     def test_usage_errors_are_one_line_and_status_2(self):
         with tempfile.TemporaryDirectory() as tmp:
             case = os.path.join(ARGS.conformance, "c03.1")
             for args, words in ((["--no-such-option", case, os.path.join(tmp, "o")], ["--no-such-option", "--help"]),
-                                ([], ["input is required"]),
-                                ([case], ["output is required"])):
+                                ([], ["expected INPUT OUTPUT, got 0"]),
+                                ([case], ["expected INPUT OUTPUT, got 1"]),
+                                ([case, case, case], ["expected INPUT OUTPUT, got 3"]),
+                                (["--generate", "100", case, os.path.join(tmp, "o")], ["expected OUTPUT, got 2"]),
+                                (["--no-output", case, os.path.join(tmp, "o")], ["expected INPUT, got 2"]),
+                                (["--generate", "100,x"], ["--generate 100,x", "E 'x'"]),
+                                (["--generate", "0", "--no-output"], ["V must be in"]),
+                                (["--generate", "10,91", "--no-output"], ["E must be in"]),
+                                (["--generate", "10,5,-1", "--no-output"], ["SEED"]),
+                                (["--verify=3", "--no-verify", case, os.path.join(tmp, "o")], ["excludes"])):
                 p = run(*args)
                 self.assertEqual(p.returncode, 2, p.stderr)
                 assert_one_error_line(self, p, words)
@@ -477,9 +486,14 @@ class Options(unittest.TestCase):
                 self.assertRegex(p.stderr, rf"apsp_kokkos: {stage}\s+[0-9.]+ s")
             self.assertRegex(
                 p.stdout,
-                r"^apsp_kokkos RESULT V=\d+ E=\d+ backend=\w+ ranks=\d+ concurrency=\d+ block=\d+ solve_s=[0-9.]+ "
-                r"total_s=[0-9.]+ solve_relax_per_s=[0-9.e+]+ total_relax_per_s=[0-9.e+]+\n$",
+                r"(?m)^apsp_kokkos RESULT V=\d+ E=\d+ backend=\w+ ranks=\d+ concurrency=\d+ block=\d+ solve_s=[0-9.]+ "
+                r"total_s=[0-9.]+ solve_relax_per_s=[0-9.e+]+ total_relax_per_s=[0-9.e+]+ verify=PASSED "
+                r"input=file output=written\n$",
             )
+            # Checked by default (8 rows, or all of a smaller graph); --no-verify turns it off.
+            self.assertRegex(p.stdout, r"^apsp_kokkos VERIFY PASSED \((\d+) rows against Dijkstra")
+            p = run("--no-verify", os.path.join(ARGS.conformance, "c03.1"), out, check=True)
+            self.assertRegex(p.stdout, r"(?m)^apsp_kokkos RESULT .* verify=OFF input=file output=written\n$")
 
     def test_quiet_prints_nothing(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -498,6 +512,45 @@ class Options(unittest.TestCase):
                 with open(out, "rb") as f:
                     outs.append(f.read())
             self.assertEqual(len(set(outs)), 1)
+
+
+class GeneratedGraphs(unittest.TestCase):
+    """--generate V[,E[,SEED]] builds apsp_gen's random graph where the run happens, and
+    --no-output skips the V x V file: a benchmark needs neither an input nor an output file."""
+
+    def test_the_same_graph_as_apsp_gen_on_every_backend(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            subprocess.run([ARGS.gen, "-n", "300", "-e", "4000", "--seed", "5", g], check=True, capture_output=True)
+            v, edges = read_graph(g)
+            expected = scipy_apsp(v, edges)
+            for backend in backends():
+                out = os.path.join(tmp, "o_" + backend)
+                p = run("--generate", "300,4000,5", "--backend", backend, out, check=True)
+                self.assertRegex(p.stdout, rf"RESULT V=300 E={len(edges)} .* verify=PASSED input=generated output=written")
+                self.assertTrue(np.array_equal(read_matrix(out, v), expected), backend)
+            self.assertEqual(sorted(os.listdir(tmp)), sorted(["g.bin"] + ["o_" + b for b in backends()]))
+
+    def test_no_output_writes_nothing_and_says_so(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rec = os.path.join(tmp, "r.json")
+            p = subprocess.run([ARGS.exe, "--generate", "700", "--no-output", "--json", rec], capture_output=True,
+                               text=True, cwd=tmp)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertRegex(p.stdout, r"RESULT V=700 E=\d+ .* verify=PASSED input=generated output=none\n")
+            self.assertIn("generated graph: V=700 E~3500 seed=1", p.stderr)
+            with open(rec) as f:
+                r = json.load(f)
+            self.assertEqual((r["graph"]["source"], r["graph"]["expected_edges"], r["graph"]["seed"]),
+                             ("generated", 3500, 1))
+            self.assertEqual((r["output_state"], r["output_written"], r["output"]), ("none", False, ""))
+            self.assertEqual(os.listdir(tmp), ["r.json"])  # nothing else, not even a temporary file
+
+    def test_a_wrong_entry_is_caught_without_an_output(self):
+        p = run("--generate", "200,3000,3", "--no-output", "--test-perturb-entry", "199,5")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("VERIFY FAILED: d(199, 5)", p.stdout)
+        self.assertRegex(p.stdout, r"RESULT .* verify=FAILED input=generated output=none")
 
 
 class SelfCheckAndRecords(unittest.TestCase):
@@ -551,7 +604,8 @@ class SelfCheckAndRecords(unittest.TestCase):
             self.assertIn(r["kokkos"]["backend"], backends())
             self.assertRegex(r["kokkos"]["version"], r"^\d+\.\d+\.\d+$")
             self.assertEqual(r["mpi"]["ranks"], 1)
-            self.assertEqual((r["schema_version"], r["status"]), (2, "ok"))
+            self.assertEqual((r["schema_version"], r["status"]), (3, "ok"))
+            self.assertEqual((r["graph"]["source"], r["graph"]["path"], r["output_state"]), ("file", g, "written"))
             v, _ = read_graph(g)
             self.assertEqual((r["V"], r["block_size"]), (v, int(re.search(r"block=(\d+)", p.stdout).group(1))))
             s = r["seconds"]
@@ -563,13 +617,16 @@ class SelfCheckAndRecords(unittest.TestCase):
             self.assertEqual(r["verify"]["verdict"], "PASSED")
             self.assertEqual(r["verify"]["rows_checked"], 3)
             self.assertTrue(r["output_written"])
+            run("--json", rec, "--no-verify", g, os.path.join(tmp, "o"), check=True)
+            with open(rec) as f:
+                self.assertEqual(json.load(f)["verify"]["verdict"], "OFF")
 
     def test_json_to_standard_output(self):
         with tempfile.TemporaryDirectory() as tmp:
             g = self.graph(tmp)
             p = run("--json", "-", "--verify=2", g, os.path.join(tmp, "o"), check=True)
             r = json.loads(p.stdout)  # the record and nothing else: no RESULT or VERIFY line
-            self.assertEqual((r["schema_version"], r["status"], r["verify"]["verdict"]), (2, "ok", "PASSED"))
+            self.assertEqual((r["schema_version"], r["status"], r["verify"]["verdict"]), (3, "ok", "PASSED"))
             self.assertEqual(sorted(os.listdir(tmp)), sorted([os.path.basename(g), "o"]))
 
     def test_a_refused_run_leaves_a_record_and_harms_nothing(self):
@@ -583,7 +640,7 @@ class SelfCheckAndRecords(unittest.TestCase):
             self.assertEqual(p.returncode, 2)
             with open(rec) as f:
                 r = json.load(f)
-            self.assertEqual((r["schema_version"], r["status"], r["input"]), (2, "bad_input", bad))
+            self.assertEqual((r["schema_version"], r["status"], r["input"]), (3, "bad_input", bad))
             self.assertEqual("apsp_kokkos: error: " + r["error"], line)
             self.assertEqual(sorted(os.listdir(tmp)), ["bad.bin", "run.json"])
             # A record that would land on the input is not written: the input stays as it was.

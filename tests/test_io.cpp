@@ -18,6 +18,7 @@
 #include <mutex>
 
 #include "apsp/core/sizes.hpp"
+#include "apsp/graph/random_graph.hpp"
 #include "apsp/io/input_prefetch.hpp"
 #include "apsp/io/mapped_file_range.hpp"
 #include "apsp/io/output_file.hpp"
@@ -281,6 +282,54 @@ TEST(GraphFileTest, TheBuildTakesCachedEdgesInsteadOfTheFile) {
   GraphFile stopped = GraphFile::open(dir.file("g"));
   stopped.cache_edges(stopped.edges(), stop);
   EXPECT_EQ(stopped.cached_edges(0, 1), nullptr) << "a stopped read caches nothing";
+}
+
+// The generated graph (--generate): rows made in any split, on any number of threads, are the
+// same rows; every edge obeys the format's rules; the count is near its expectation; and the
+// build, the self-check and a later drop of the cache all see the same edges.
+TEST(GeneratedGraphTest, RowsAreTheSameHoweverTheyAreSplit) {
+  RandomGraphSpec spec = parse_random_graph_spec("700,30000,9");
+  EXPECT_EQ(spec.expected_edges(), 30000);
+  const GraphFile whole = GraphFile::generate(spec, 0, 700, 3);
+  EXPECT_FALSE(whole.partial());
+  const int64_t e = whole.edges();
+  // Binomial(V (V - 1), p): within 6 standard deviations of E (about 170 here).
+  EXPECT_NEAR(double(e), 30000.0, 6 * std::sqrt(30000.0));
+  std::vector<int32_t> all(size_t(3 * e));
+  whole.read_edges(0, e, all.data());
+  int64_t previous_src = -1, previous_dst = -1;
+  for (int64_t i = 0; i < e; ++i) {
+    const int32_t s = all[size_t(3 * i)], t = all[size_t(3 * i + 1)], w = all[size_t(3 * i + 2)];
+    ASSERT_TRUE(s >= 0 && s < 700 && t >= 0 && t < 700 && s != t && w >= 0 && w <= 1000) << i;
+    ASSERT_TRUE(s > previous_src || (s == previous_src && t > previous_dst)) << "rows in order, dst ascending";
+    previous_src = s;
+    previous_dst = t;
+  }
+  // Rows [100, 333) made alone, on one thread, are that slice of the whole.
+  const GraphFile part = GraphFile::generate(spec, 100, 333, 1);
+  EXPECT_TRUE(part.partial());
+  size_t begin = 0;
+  while (begin < all.size() && all[begin] < 100) begin += 3;
+  std::vector<int32_t> slice(size_t(3 * part.edges()));
+  part.read_edges(0, part.edges(), slice.data());
+  ASSERT_LE(begin + slice.size(), all.size());
+  EXPECT_TRUE(std::equal(slice.begin(), slice.end(), all.begin() + std::ptrdiff_t(begin)));
+  EXPECT_TRUE(begin + slice.size() == all.size() || all[begin + slice.size()] == 333);
+  // A generated graph keeps its edges when the build drops the cache.
+  GraphFile kept = GraphFile::generate(spec, 0, 700, 2);
+  kept.drop_cache();
+  std::vector<int32_t> again(all.size());
+  kept.read_edges(0, e, again.data());
+  EXPECT_EQ(again, all);
+  // Another seed, another graph.
+  const GraphFile other = GraphFile::generate(parse_random_graph_spec("700,30000,10"), 0, 700, 3);
+  std::vector<int32_t> others(size_t(3 * other.edges()));
+  other.read_edges(0, other.edges(), others.data());
+  EXPECT_NE(others, all);
+  // Weights shrink where V is so large that 1000 would break the bound (V - 1) w < 2^30 - 1.
+  EXPECT_EQ(parse_random_graph_spec("2000000,10").max_weight, (kInf - 1) / 1999999);
+  for (const char* bad : {"", "x", "10,", "10,5,", "0", "10,91", "10,-1", "10,5,-2", "1,2,3,4", "3000000000"})
+    EXPECT_THROW(parse_random_graph_spec(bad), std::invalid_argument) << bad;
 }
 
 // Reading ahead: the graph comes back with its edges in memory, and an error opening the file

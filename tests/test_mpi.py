@@ -282,6 +282,29 @@ def expand(cpu_list):
     return out
 
 
+class GeneratedGraph(unittest.TestCase):
+    def test_each_rank_makes_its_rows_of_apsp_gens_graph(self):
+        """--generate under MPI: each rank makes only the edges out of its own rows; the file
+        is the one a single process writes from apsp_gen's graph, E is the sum over ranks, and
+        the check (which needs the whole graph on the rank of each sampled row) passes."""
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            subprocess.run([ARGS.gen, "-n", "517", "-e", "9000", "--seed", "4", g], check=True, capture_output=True)
+            _, edges = read_graph(g)
+            ref = os.path.join(tmp, "one_process")
+            single("--quiet", "--no-verify", g, ref)
+            out = os.path.join(tmp, "out")
+            p, exits = mpirun("--generate", "517,9000,4", "--verify=12", "--block-size", 16, out)
+            self.assertEqual(sorted(exits.items()), [(r, 0) for r in range(ARGS.np)], p.stderr)
+            self.assertIn(f"RESULT V=517 E={len(edges)} ", p.stdout)
+            self.assertIn("VERIFY PASSED (12 rows", p.stdout)
+            with open(out, "rb") as a, open(ref, "rb") as b:
+                self.assertTrue(a.read() == b.read())
+            p, exits = mpirun("--generate", "517,9000,4", "--no-output", "--block-size", 16)
+            self.assertEqual(sorted(exits.items()), [(r, 0) for r in range(ARGS.np)], p.stderr)
+            self.assertIn("verify=PASSED input=generated output=none", p.stdout)
+
+
 class SelfCheckAndRecord(unittest.TestCase):
     def test_verify_passes_and_json_names_the_ranks(self):
         with tempfile.TemporaryDirectory() as tmp:

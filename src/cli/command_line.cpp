@@ -20,7 +20,7 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
   CommandLine cl;
   RunOptions& opt = cl.run;
   std::string verify_k;
-  std::vector<int64_t> perturb;
+  std::string perturb;
   CLI::App app{"apsp_kokkos " APSP_VERSION
                ": all-pairs shortest paths (blocked Floyd-Warshall, Kokkos).\n"
                "Reads a binary edge list (int32 V, E, then E x (src, dst, w)) and writes the V x V\n"
@@ -28,14 +28,26 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
   app.footer(
       "Kokkos options come first and are Kokkos' own: --kokkos-help lists them "
       "(--kokkos-device-id, --kokkos-num-threads, --kokkos-print-configuration, ...).\n");
-  app.add_option("input", opt.input, "graph file to read")->required();
-  app.add_option("output", opt.output, "distance matrix file to write")->required();
+  std::vector<std::string> files;
+  app.add_option("files", files,
+                 "INPUT OUTPUT: the graph file to read and the distance matrix file to write (INPUT is left out "
+                 "with --generate, OUTPUT with --no-output)")
+      ->expected(0, 64)
+      ->type_name("INPUT OUTPUT");  // more than two: refused below with the names expected
+  std::string generate;
+  app.add_option("--generate", generate,
+                 "V[,E[,SEED]]: make a random graph in place of INPUT (each ordered pair an edge with probability "
+                 "E/(V(V-1)), weights uniform in 0..1000; E default 5V, SEED 1): apsp_gen -n V -e E --seed SEED "
+                 "writes the same graph");
+  app.add_flag("--no-output", opt.no_output, "solve (and check) without writing the V x V result");
   app.add_option("-b,--block-size", opt.block_size, "tile edge length B (default: the backend's, see backends/)")
       ->check(CLI::PositiveNumber);
   app.add_flag("-q,--quiet", cl.quiet, "print nothing but errors (and a FAILED check)");
   auto* verify = app.add_flag("--verify{default}", verify_k,
-                              "check K rows (--verify=K; default: every row up to V = 512, else 8) against "
-                              "Dijkstra; prints PASSED or FAILED, and FAILED exits 1 with no output file");
+                              "check K rows against Dijkstra (default 8; --verify alone: every row up to V = 512, "
+                              "else 8); prints PASSED or FAILED, and FAILED exits 1 with no output file");
+  bool no_verify = false;
+  app.add_flag("--no-verify", no_verify, "skip the self-check")->excludes(verify);
   app.add_option("--json", cl.json_path, "write a JSON record of the run to this file");
   app.add_flag("--progress", cl.progress, "show rounds done and time left (default: when stderr is a terminal)");
   app.add_flag("--phase-times", opt.phase_times,
@@ -55,7 +67,7 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
   app.add_option("--max-host-memory", host_memory,
                  "host memory the run may use, e.g. 64GB or 512MiB (default: what the OS reports available)");
   // Test-only: corrupts one entry after the solve, so that tests can see --verify catch it.
-  app.add_option("--test-perturb-entry", perturb, "")->expected(2)->delimiter(',')->group("");
+  app.add_option("--test-perturb-entry", perturb, "")->group("");  // "ROW,COL"
   app.set_version_flag("--version", std::string("apsp_kokkos ") + APSP_VERSION + " (" + APSP_GIT_HASH + "), Kokkos " +
                                         kokkos_version_string());
 
@@ -80,6 +92,31 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
     return std::nullopt;
   }
 
+  if (!generate.empty()) {
+    try {
+      opt.generate = parse_random_graph_spec(generate);
+    } catch (const std::invalid_argument& e) {
+      if (speaker) std::fprintf(stderr, "apsp_kokkos: error: %s\n", e.what());
+      exit_status = 2;
+      return std::nullopt;
+    }
+  }
+  // The files: INPUT OUTPUT, or with --generate only OUTPUT, with --no-output only INPUT.
+  const bool generated = !generate.empty();
+  const size_t wanted = size_t(generated ? 0 : 1) + size_t(opt.no_output ? 0 : 1);
+  if (files.size() != wanted) {
+    if (speaker) {
+      const char* names =
+          generated ? (opt.no_output ? "no file" : "OUTPUT") : (opt.no_output ? "INPUT" : "INPUT OUTPUT");
+      std::fprintf(stderr, "apsp_kokkos: error: expected %s, got %zu file name%s (--help lists the options)\n", names,
+                   files.size(), files.size() == 1 ? "" : "s");
+    }
+    exit_status = 2;
+    return std::nullopt;
+  }
+  if (!generated) opt.input = files[0];
+  if (!opt.no_output) opt.output = files.back();
+  if (no_verify) opt.verify_rows = -1;
   if (verify->count() > 0) {
     try {
       opt.verify_rows = verify_k == "default" ? 0 : std::stoll(verify_k);
@@ -102,9 +139,10 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
       return std::nullopt;
     }
   }
-  if (perturb.size() == 2) {
-    opt.perturb_row = perturb[0];
-    opt.perturb_col = perturb[1];
+  if (!perturb.empty()) {
+    const size_t comma = perturb.find(',');
+    opt.perturb_row = std::stoll(perturb.substr(0, comma));
+    opt.perturb_col = comma == std::string::npos ? 0 : std::stoll(perturb.substr(comma + 1));
   }
   return cl;
 }

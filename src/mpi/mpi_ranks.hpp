@@ -98,6 +98,11 @@ class MpiRanks {
     MPI_Allreduce(&seconds, &m, 1, MPI_DOUBLE, MPI_MAX, comm_);
     return m;
   }
+  int64_t total(int64_t count) const {
+    int64_t sum = count;
+    MPI_Allreduce(&count, &sum, 1, MPI_INT64_T, MPI_SUM, comm_);
+    return sum;
+  }
   void barrier() const { MPI_Barrier(comm_); }
   std::string devices(const std::string& mine) const { return devices_of_all_ranks(comm_, mine); }
   VerifyReport combine(const VerifyReport& local) const { return combine_verdicts(comm_, local); }

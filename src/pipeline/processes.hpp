@@ -9,7 +9,7 @@
 //   TileRowPartition), `rank()`, `describe(report)` (ranks, nodes and how pivot rows travel);
 // - agreement: `collectively(stage)` runs a stage that may throw; under MPI every rank then
 //   throws the error of the lowest failing rank, so that all leave the same way;
-//   `slowest(seconds)` (the maximum over ranks), `barrier()`, `devices(mine)` (every
+//   `slowest(seconds)` (the maximum over ranks), `total(count)` (the sum), `barrier()`, `devices(mine)` (every
 //   process's device, as one line), `combine(local)` (the self-check's verdict over ranks);
 // - the output: `write_threads(requested)` and `open_output(path, cols, threads)`, the
 //   ResultFile that this process writes its rows into;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "apsp/check/verify.hpp"
+#include "apsp/core/cpus.hpp"
 #include "apsp/core/sizes.hpp"
 #include "apsp/io/graph_file.hpp"
 #include "apsp/io/output_file.hpp"
@@ -39,7 +40,7 @@ namespace apsp::Impl {
 /// Sizes the run for this process (the one that holds the most rows) and refuses it, naming
 /// both figures, when the host or the device cannot hold it.
 template <class ExecSpace, class Procs>
-void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, RunReport& rep) {
+void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, int64_t local_edges, RunReport& rep) {
   constexpr bool on_device = !host_is_device<ExecSpace>();
   const int64_t v = rep.vertices, n = padded_size(v, rep.block);
   const int64_t rows = matrix_bytes(v, rep.block, most_rows);
@@ -51,6 +52,11 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   } else {
     rep.host_bytes = rows + extra.beside_matrix;
   }
+  // A generated graph is held in memory (this process's rows of it), and the self-check
+  // builds the graph's CSR form.
+  if (opt.generate) rep.host_bytes = size_add(rep.host_bytes, size_mul(12, local_edges));
+  if (opt.verify_rows >= 0)
+    rep.host_bytes = size_add(rep.host_bytes, verify_memory_bytes(v, rep.edges, Procs::kMpi && opt.generate));
   const std::string what =
       "V = " + std::to_string(v) + (Procs::kMpi ? " on " + std::to_string(procs.ranks()) + " ranks" : "");
   const char* per = Procs::kMpi ? " per rank" : "";
@@ -78,21 +84,36 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   });
 }
 
-/// The self-check where the rows live: each process checks the sampled sources it holds
-/// against Dijkstra; the policy combines the verdicts.
-template <class ExecSpace, class Procs>
-VerifyReport verify_held_rows(const Procs& procs, const DistanceMatrix<ExecSpace>& d, const GraphFile& graph,
-                              int64_t requested) {
-  std::vector<int64_t> mine;
-  for (int64_t s : verify_sources(d.vertices, requested))
-    if (s >= d.first_row && s < d.first_row + result_rows(d)) mine.push_back(s);
-  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  VerifyReport local;
-  if (!mine.empty())
-    local = verify_rows(
-        graph, mine, [&](int64_t s) { return result_row(d, s); }, threads);
-  return procs.combine(local);
-}
+/// The self-check where the rows live: each process checks the sampled sources it holds.
+/// Their reference rows (Dijkstra) need only the graph, so where a device solves they are
+/// computed on host threads beside it (`start`), and only the comparison follows the solve.
+template <class ExecSpace>
+class HeldRowsCheck {
+ public:
+  HeldRowsCheck(const GraphFile& graph, int64_t first_row, int64_t rows, int64_t requested) : graph_(graph) {
+    for (int64_t s : verify_sources(graph.vertices(), requested))
+      if (s >= first_row && s < first_row + rows) sources_.push_back(s);
+  }
+  /// Starts the reference rows on `threads` threads of their own.
+  void start(int threads) {
+    task_.emplace([this, threads] { reference_ = reference_rows(graph_, sources_, threads); });
+  }
+  /// The verdict of this process's rows of `d` (the reference rows computed here on `threads`
+  /// threads when they were not started beside the solve).
+  VerifyReport compare(const DistanceMatrix<ExecSpace>& d, int threads) {
+    if (task_)
+      task_->wait();
+    else
+      reference_ = reference_rows(graph_, sources_, threads);
+    return compare_rows(reference_, [&](int64_t s) { return result_row(d, s); });
+  }
+
+ private:
+  const GraphFile& graph_;
+  std::vector<int64_t> sources_;
+  ReferenceRows reference_;
+  std::optional<BackgroundTask> task_;  // last: joined first
+};
 
 /// Writes the rows `d` holds: from the matrix itself on the host; from a device piece by piece
 /// as the output's pieces become ready (`ready`), straight into a piece's pinned pages where it
@@ -146,6 +167,7 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   rep.concurrency = ExecSpace().concurrency();
   rep.thread_binding = opt.thread_binding;
   rep.block = opt.block_size > 0 ? opt.block_size : BackendTraits<ExecSpace>::default_block;
+  rep.no_output = opt.no_output;
   procs.collectively([&] { procs.template describe<ExecSpace>(rep); });  // may refuse --pivot-rows
   rep.seconds.startup = procs.slowest(std::chrono::duration<double>(t_entry - t_start).count());
   // Everything that can be refused without reading the graph is refused first: the block
@@ -153,21 +175,39 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   OutputTarget target;
   procs.collectively([&] {
     check_block_size<ExecSpace>(rep.block);
-    target = check_output_path(opt.output, "output", {opt.input});
+    if (opt.no_output)
+      target.discard = true;
+    else
+      target = check_output_path(opt.output, "output", {opt.input});
     if (!opt.record_path.empty()) check_record_path(opt.record_path, opt.output, target.discard, opt.input);
   });
 
   // Read: header checks, then the edge list mapped (and read) into memory; every process
   // checks it (the page cache holds one copy per node) and keeps the edges of its rows.
+  // A generated graph (--generate) is made instead, each process the edges out of its rows.
   auto t0 = Clock::now();
   std::optional<ScopedRegion> region(std::in_place, "apsp::read");
   std::optional<GraphFile> graph;
-  procs.collectively([&] { graph.emplace(opt.open_input ? opt.open_input() : GraphFile::open(opt.input)); });
-  rep.vertices = graph->vertices();
-  rep.edges = graph->edges();
   const int B = rep.block;
-  const TileRowPartition part = procs.partition(static_cast<int>(padded_size(rep.vertices, B) / B));
-  check_memory<ExecSpace>(opt, procs, int64_t(part.count(0)) * B, rep);  // the first holds the most
+  const auto partition_of = [&](int64_t vertices) {
+    return procs.partition(static_cast<int>(padded_size(vertices, B) / B));
+  };
+  const int host_threads = static_cast<int>(std::max<size_t>(1, thread_cpus().size()));
+  procs.collectively([&] {
+    if (opt.generate) {
+      const TileRowPartition p = partition_of(opt.generate->vertices);
+      const int r = procs.rank();
+      graph.emplace(GraphFile::generate(*opt.generate, int64_t(p.first(r)) * B, int64_t(p.first(r) + p.count(r)) * B,
+                                        host_threads));
+    } else {
+      graph.emplace(opt.open_input ? opt.open_input() : GraphFile::open(opt.input));
+    }
+  });
+  rep.vertices = graph->vertices();
+  rep.edges = graph->partial() ? procs.total(graph->edges()) : graph->edges();
+  rep.graph = opt.generate ? opt.generate->describe() : "file";
+  const TileRowPartition part = partition_of(rep.vertices);
+  check_memory<ExecSpace>(opt, procs, int64_t(part.count(0)) * B, graph->edges(), rep);  // the first holds the most
   rep.seconds.read = procs.slowest(seconds_since(t0));
 
   // The temporary output file exists from here on (removed again on any failure), so that an
@@ -210,6 +250,14 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
       });
     });
 
+  // The self-check's reference rows: beside the solve where a device solves, on the host's
+  // CPUs but those preparing the output (4) and the one driving the device.
+  std::optional<HeldRowsCheck<ExecSpace>> check;
+  if (opt.verify_rows >= 0) {
+    check.emplace(*graph, d->first_row, result_rows(*d), opt.verify_rows);
+    if (!host_is_device<ExecSpace>()) check->start(std::max(1, host_threads - 5));
+  }
+
   procs.barrier();  // the solve starts together on every process
   t0 = Clock::now();
   {
@@ -229,10 +277,10 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
 
   if (opt.perturb_row >= 0) procs.collectively([&] { perturb_entry(*d, opt.perturb_row, opt.perturb_col); });
 
-  if (opt.verify_rows >= 0) {
+  if (check) {
     ScopedRegion r("apsp::verify");
     t0 = Clock::now();
-    procs.collectively([&] { rep.verify = verify_held_rows(procs, *d, *graph, opt.verify_rows); });
+    procs.collectively([&] { rep.verify = procs.combine(check->compare(*d, host_threads)); });
     rep.verified = true;
     rep.seconds.verify = procs.slowest(seconds_since(t0));
     if (!rep.verify.passed) {  // a wrong answer is not written as if it were a result

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <thread>
@@ -43,6 +44,7 @@ class SingleProcess {
     stage();
   }
   double slowest(double seconds) const { return seconds; }
+  int64_t total(int64_t count) const { return count; }
   void barrier() const {}
   std::string devices(const std::string& mine) const { return mine; }
   VerifyReport combine(const VerifyReport& local) const { return local; }

@@ -41,6 +41,28 @@ void write_json(const std::string& path, const nlohmann::json& record) {
 
 }  // namespace
 
+std::string verify_state(const RunReport& r) { return !r.verified ? "OFF" : r.verify.passed ? "PASSED" : "FAILED"; }
+
+std::string output_state(const RunReport& r) {
+  if (r.written) return "written";
+  if (r.no_output) return "none";
+  return r.discarded ? "discarded" : "withheld";
+}
+
+namespace {
+
+nlohmann::json graph_of(const RunOptions& options) {
+  if (!options.generate) return {{"source", "file"}, {"path", options.input}};
+  const RandomGraphSpec& g = *options.generate;
+  return {{"source", "generated"},
+          {"vertices", g.vertices},
+          {"expected_edges", g.expected_edges()},
+          {"seed", g.seed},
+          {"weights", {g.min_weight, g.max_weight}}};
+}
+
+}  // namespace
+
 void write_run_record(const std::string& path, const RunOptions& options, const RunReport& r) {
   using nlohmann::json;
   const double relax = double(r.vertices) * double(r.vertices) * double(r.vertices);
@@ -62,7 +84,9 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
       {"mpi", {{"ranks", r.ranks}, {"nodes", r.nodes}, {"pivot_rows_through", r.message_path}}},
       {"cpus_per_process", r.cpus},
       {"input", options.input},
+      {"graph", graph_of(options)},
       {"output", options.output},
+      {"output_state", output_state(r)},
       {"V", r.vertices},
       {"E", r.edges},
       {"block_size", r.block},
@@ -86,8 +110,9 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
       {"write_threads", r.write_threads},
       {"output_written", r.written},
       {"verify",
-       {{"verdict", !r.verified ? "not run" : (r.verify.passed ? "PASSED" : "FAILED")},
+       {{"verdict", verify_state(r)},
         {"rows_checked", r.verify.rows_checked},
+        {"reference_seconds", r.verify.seconds},
         {"first_mismatch", r.verify.first_mismatch}}},
   };
   write_json(path, record);
@@ -102,6 +127,7 @@ void write_failure_record(const std::string& path, const RunOptions& options, co
                     {"date", utc_now()},
                     {"kokkos", {{"version", kokkos_version_string()}, {"backend", options.backend}}},
                     {"input", options.input},
+                    {"graph", graph_of(options)},
                     {"output", options.output}});
 }
 

@@ -5,13 +5,17 @@
 //            [--shape random|chain|complete|components] [--components K] OUTPUT
 //
 // random:     each ordered pair (i, j), i != j, is an edge with probability E / (V(V-1)), so
-//             E is met in expectation; the header holds the true count. O(E) time.
+//             E is met in expectation; the header holds the true count. O(E) time. Each row
+//             has a random stream of its own (include/apsp/graph/random_graph.hpp): with the
+//             default weights this is the graph `apsp_kokkos --generate V,E,SEED` builds.
 // chain:      0 -> 1 -> ... -> V-1 (V - 1 edges).
 // complete:   every ordered pair (V(V-1) edges).
 // components: K blocks of consecutive vertices, random edges only inside a block, so pairs
 //             in different blocks stay unreachable.
 // Weights are uniform in [min, max]. The same arguments give the same file.
 #include <CLI/CLI.hpp>
+
+#include "apsp/graph/random_graph.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -132,7 +136,18 @@ int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape)
     } else if (shape == "complete") {
       random_pairs(out, rng, 0, vertices, 1.0, wmin, wmax);
     } else if (shape == "random") {
-      random_pairs(out, rng, 0, vertices, double(edges) / (double(vertices) * double(vertices - 1)), wmin, wmax);
+      apsp::RandomGraphSpec spec;
+      spec.vertices = vertices;
+      spec.edges = edges;
+      spec.seed = seed;
+      spec.min_weight = wmin;
+      spec.max_weight = wmax;
+      std::vector<int32_t> row;
+      for (int64_t i = 0; i < vertices; ++i) {
+        row.clear();
+        apsp::append_random_row(spec, i, row);
+        for (size_t k = 0; k < row.size(); k += 3) out.edge(row[k], row[k + 1], row[k + 2]);
+      }
     } else {  // components
       components = std::min(components, vertices);
       double within = 0;

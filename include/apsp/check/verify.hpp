@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The self-check: sampled rows of the result against single-source shortest paths computed by
-// a different algorithm (Dijkstra on the graph's CSR form), on the host.
+// a different algorithm (Dijkstra on the graph's CSR form), on the host. The reference rows need
+// only the graph, so a device run computes them on otherwise idle host cores while the device
+// solves (reference_rows), and only the comparison (compare_rows) follows the solve.
 #pragma once
 
 #include <cstdint>
@@ -19,13 +21,35 @@ struct VerifyReport {
   double seconds = 0;
 };
 
-/// The sources to check: every vertex when V <= 512 and `requested` is 0 or >= V; otherwise
-/// `requested` (0: 8) rows, always including 0 and V - 1, the rest spread by a fixed seed.
+/// Rows checked when nothing is asked (--verify=8; --no-verify turns the check off).
+inline constexpr int64_t kDefaultVerifyRows = 8;
+
+/// The sources to check: every vertex when V <= 512 and `requested` is 0, or when `requested`
+/// >= V; otherwise `requested` (0: 8) rows, always including 0 and V - 1, the rest spread by a
+/// fixed seed.
 std::vector<int64_t> verify_sources(int64_t vertices, int64_t requested);
 
-/// Compares row `s` of the result, as returned by `row(s)` (V int32), with Dijkstra from s,
-/// for every s in `sources`, using up to `threads` threads.
+/// Dijkstra's distances from each of `sources` (V int32 each, INF where unreachable).
+struct ReferenceRows {
+  std::vector<int64_t> sources;
+  std::vector<std::vector<int32_t>> rows;
+  double seconds = 0;  ///< time it took to compute them
+};
+
+/// Computes the reference rows on up to `threads` threads. A generated graph that holds only
+/// some rows (an MPI rank's) is generated whole again for it.
+ReferenceRows reference_rows(const GraphFile& graph, const std::vector<int64_t>& sources, int threads);
+
+/// Compares row `s` of the result, as returned by `row(s)` (V int32), with the reference row
+/// for every source of `reference`; the report names the first mismatch.
+VerifyReport compare_rows(const ReferenceRows& reference, const std::function<std::vector<int32_t>(int64_t)>& row);
+
+/// reference_rows then compare_rows.
 VerifyReport verify_rows(const GraphFile& graph, const std::vector<int64_t>& sources,
                          const std::function<std::vector<int32_t>(int64_t)>& row, int threads);
+
+/// Host bytes the check needs at most for a graph of `vertices` and `edges`: its CSR form, and
+/// the whole graph generated again where a process holds only its rows (`regenerated`).
+int64_t verify_memory_bytes(int64_t vertices, int64_t edges, bool regenerated);
 
 }  // namespace apsp

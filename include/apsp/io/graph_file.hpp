@@ -7,21 +7,33 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "apsp/core/constants.hpp"
 #include "apsp/core/errors.hpp"
+#include "apsp/graph/random_graph.hpp"
 
 namespace apsp {
 
-/// A graph file, validated as far as its header goes and kept open for reading its edges.
-/// Edge contents are checked where they are consumed (`initialise_from_edges`), in parallel.
+/// The input graph: a file, validated as far as its header goes and kept open for reading its
+/// edges, or a random graph generated in memory (--generate). Edge contents are checked where
+/// they are consumed (`initialise_from_edges`), in parallel.
 class GraphFile {
  public:
   /// Opens `path` (never blocking, even on a FIFO); throws InputError for a missing or
   /// unreadable file, anything but a regular file, a short file, V < 1, E < 0, E > V(V-1), or
   /// a size other than 8 + 12E bytes.
   static GraphFile open(const std::string& path);
+
+  /// The random graph `spec` (graph/random_graph.hpp), or only the edges out of rows
+  /// [first_row, last_row) of it (each MPI rank makes its own), generated in memory by up to
+  /// `threads` threads on the process's CPUs; `edges()` counts those made here.
+  static GraphFile generate(const RandomGraphSpec& spec, int64_t first_row, int64_t last_row, int threads);
+  /// The spec of a generated graph; none for a file.
+  const std::optional<RandomGraphSpec>& generated() const { return generated_; }
+  /// A generated graph that holds only some rows' edges (see generate).
+  bool partial() const { return partial_; }
 
   GraphFile(GraphFile&& other) noexcept;
   GraphFile& operator=(GraphFile&&) = delete;
@@ -46,8 +58,10 @@ class GraphFile {
   }
   /// Edges [0, cached_count()) are in the cache.
   int64_t cached_count() const { return cached_; }
-  /// Frees the cache (once the matrix is built).
+  /// Frees the cache (once the matrix is built); a generated graph keeps its edges, which it
+  /// cannot read again.
   void drop_cache() {
+    if (generated_) return;
     cache_.reset();
     cached_ = 0;
   }
@@ -65,8 +79,10 @@ class GraphFile {
   int32_t vertices_ = 0;
   int64_t edges_ = 0;
   int fd_ = -1;
-  std::unique_ptr<int32_t[]> cache_;  ///< edges [0, cached_), when cache_edges() read them
+  std::unique_ptr<int32_t[]> cache_;  ///< edges [0, cached_), when cache_edges() read them (all of a generated graph)
   int64_t cached_ = 0;
+  std::optional<RandomGraphSpec> generated_;
+  bool partial_ = false;
 };
 
 }  // namespace apsp

@@ -6,10 +6,12 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "apsp/check/verify.hpp"
+#include "apsp/graph/random_graph.hpp"
 #include "apsp/io/graph_file.hpp"
 
 namespace apsp {
@@ -17,8 +19,12 @@ namespace apsp {
 struct RunReport;
 
 struct RunOptions {
-  std::string input;
-  std::string output;
+  std::string input;   ///< the graph file; empty when `generate` is set
+  std::string output;  ///< the distance matrix file; empty with `no_output`
+  /// --generate: the graph is made where the run happens instead of read (each MPI rank makes
+  /// the edges out of its own rows).
+  std::optional<RandomGraphSpec> generate;
+  bool no_output = false;  ///< --no-output: solve (and check) without writing the V x V result
   /// How the pipeline opens `input` at its read stage; unset: GraphFile::open(input). main()
   /// passes the graph it began reading while Kokkos initialised (io/input_prefetch.hpp).
   std::function<GraphFile()> open_input;
@@ -26,13 +32,14 @@ struct RunOptions {
   /// Where the run's clock starts: the process's start (or MPI_Init's) for a whole run, so that
   /// total_s is what a user times; default: when the pipeline starts.
   std::chrono::steady_clock::time_point started{};
-  std::string thread_binding;       ///< how host threads are bound, for the banner and the record
-  std::string backend;              ///< "" = Kokkos' default execution space
-  int block_size = 0;               ///< 0 = the backend's default (backends/)
-  int write_threads = 0;            ///< 0 = automatic
-  int64_t host_memory_limit = 0;    ///< bytes the run may use on the host; 0 = what the OS reports
-  int64_t result_chunk_bytes = 0;   ///< device backends: result copied back in chunks of this size; 0 = 256 MiB
-  int64_t verify_rows = -1;         ///< rows checked against Dijkstra: -1 none, 0 the default
+  std::string thread_binding;      ///< how host threads are bound, for the banner and the record
+  std::string backend;             ///< "" = Kokkos' default execution space
+  int block_size = 0;              ///< 0 = the backend's default (backends/)
+  int write_threads = 0;           ///< 0 = automatic
+  int64_t host_memory_limit = 0;   ///< bytes the run may use on the host; 0 = what the OS reports
+  int64_t result_chunk_bytes = 0;  ///< device backends: result copied back in chunks of this size; 0 = 256 MiB
+  /// Rows checked against Dijkstra: -1 none (--no-verify), 0 every row up to V = 512, else 8.
+  int64_t verify_rows = kDefaultVerifyRows;
   bool phase_times = false;         ///< time each phase (a fence after each; costs a little)
   bool mpi_io = false;              ///< distributed runs: write through MPI-IO even on one node
   std::string pivot_rows = "auto";  ///< distributed runs: how pivot rows travel (auto, device, mpi)
@@ -50,7 +57,8 @@ struct StageSeconds {
   double startup = 0;  ///< process start (MPI_Init under MPI) to the pipeline: loader, MPI, Kokkos, device, options
   double read = 0, build = 0, solve = 0;
   double copy_back = 0;  ///< device backends: time spent waiting for result copies (overlapped with writes)
-  double verify = 0, write = 0, total = 0;
+  double verify = 0;     ///< what the self-check added after the solve (its reference rows may be computed beside it)
+  double write = 0, total = 0;
   /// Distributed runs (part of solve, overlapped with it on a GPU): seconds blocked in the
   /// pivot-row broadcasts, and waiting for pivot-row copies between device and host memory.
   double mpi = 0, staging = 0;
@@ -73,7 +81,9 @@ struct RunReport {
   bool verified = false;  ///< the check ran (its verdict in `verify`)
   VerifyReport verify;
   bool written = false;    ///< the output file is in place (not when the check failed)
-  bool discarded = false;  ///< the output is a device that discards (/dev/null): nothing written
+  bool discarded = false;  ///< nothing to write: --no-output, or a device that discards (/dev/null)
+  bool no_output = false;  ///< --no-output
+  std::string graph;       ///< "file", or the generated graph's spec (RandomGraphSpec::describe)
   int ranks = 1;           ///< MPI processes sharing the run
   int nodes = 1;
   std::string message_path;  ///< distributed runs: how pivot rows travel between ranks

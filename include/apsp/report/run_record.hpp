@@ -11,9 +11,17 @@ namespace apsp {
 /// "4.6.1" style, from KOKKOS_VERSION.
 std::string kokkos_version_string();
 
-/// Version of the record's layout: raised when a field changes meaning or goes away.
-/// 2: `schema_version` and `status` added, the top-level `mpi_ranks` removed (`mpi.ranks`).
-inline constexpr int kRunRecordSchema = 2;
+/// Version of the record's layout (docs/run_record.md): raised when a field changes meaning or
+/// goes away. 2: `schema_version` and `status` added, the top-level `mpi_ranks` removed
+/// (`mpi.ranks`). 3: `verify.verdict` "OFF" instead of "not run", `verify.reference_seconds`,
+/// `graph` (a file or the generated graph's spec), `output_state`.
+inline constexpr int kRunRecordSchema = 3;
+
+/// The self-check's verdict: "PASSED", "FAILED" or "OFF" (the RESULT line's `verify=`).
+std::string verify_state(const RunReport& report);
+/// What became of the output: "written", "none" (--no-output), "discarded" (/dev/null) or
+/// "withheld" (the check failed; the RESULT line's `output=`).
+std::string output_state(const RunReport& report);
 
 /// Writes one JSON object describing the run to `path` (replacing the file; "-": standard
 /// output). `status`: "ok", or "verify_failed" when the self-check found a wrong entry.
