@@ -11,6 +11,7 @@ Rows are also printed as Markdown for docs/results.md, with device, date and com
 """
 import argparse
 import datetime
+import json
 import os
 import re
 import shlex
@@ -18,9 +19,6 @@ import statistics
 import subprocess
 import time
 import sys
-
-RESULT = re.compile(r"apsp_kokkos RESULT (.*)")
-
 
 def device_name(backend):
     if backend.lower() == "cuda":
@@ -47,23 +45,26 @@ def commit(exe):
     return (p.stdout.strip() or "unknown") + ("+dirty" if dirty else "")
 
 
-def run_once(cmd):
-    """One run; its RESULT fields (process_s: the process's wall time measured from outside, as a
-    user times it) and its stage breakdown."""
+def run_once(cmd, record):
+    """One run; the fields of its JSON record (`--json`, docs/run_record.md) that the table
+    uses, with process_s: the process's wall time measured from outside, as a user times it."""
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
     if p.returncode != 0:
         sys.exit(f"failed: {shlex.join(cmd)}\n{p.stderr}")
-    m = RESULT.search(p.stdout)
-    if not m:
-        sys.exit(f"no RESULT line from: {shlex.join(cmd)}\n{p.stdout}\n{p.stderr}")
-    fields = dict(kv.split("=", 1) for kv in m.group(1).split())
-    fields["process_s"] = f"{wall:.6f}"
-    stages = dict(re.findall(r"apsp_kokkos: ([\w-]+(?: back)?)\s+([0-9.]+) s", p.stderr))
-    mpi = re.search(r"MPI\s+([0-9.]+) s in broadcasts, ([0-9.]+) s staging", p.stderr)
-    if mpi:
-        stages["mpi"], stages["staging"] = mpi.groups()
+    with open(record) as f:
+        r = json.load(f)
+    if r.get("schema_version", 0) < 3 or r["status"] != "ok":
+        sys.exit(f"unexpected record (schema {r.get('schema_version')}, status {r.get('status')}) from "
+                 f"{shlex.join(cmd)}")
+    s = r["seconds"]
+    fields = dict(E=r["E"], backend=r["kokkos"]["backend"], ranks=r["mpi"]["ranks"],
+                  concurrency=r["kokkos"]["concurrency"], block=r["block_size"], solve_s=s["solve"],
+                  total_s=s["total"], process_s=wall, verify=r["verify"]["verdict"])
+    stages = {k: s[k] for k in ("startup", "read", "build", "solve", "verify", "copy_back_wait", "write")}
+    if r["mpi"]["ranks"] > 1:
+        stages["mpi"], stages["staging"] = s["mpi_broadcast_wait"], s["mpi_staging_wait"]
     return fields, stages
 
 
@@ -94,14 +95,17 @@ def main():
                            capture_output=True)
         for b in args.block_sizes:
             out = os.path.join(args.out_dir, f"apsp_bench_v{v}.out")
-            cmd = [*shlex.split(args.launcher), exe, *shlex.split(args.extra)]
+            record = os.path.join(args.out_dir, f"apsp_bench_v{v}.json")
+            cmd = [*shlex.split(args.launcher), exe, "--json", record, *shlex.split(args.extra)]
             if args.backend:
                 cmd += ["--backend", args.backend]
             if b:
                 cmd += ["--block-size", str(b)]
             cmd += [graph, out]
-            runs = [run_once(cmd) for _ in range(args.repeats)]
-            os.remove(out)
+            runs = [run_once(cmd, record) for _ in range(args.repeats)]
+            for path in (out, record):
+                if os.path.exists(path):
+                    os.remove(path)
             solve = statistics.median(float(f["solve_s"]) for f, _ in runs)
             total = statistics.median(float(f["total_s"]) for f, _ in runs)
             process = statistics.median(float(f["process_s"]) for f, _ in runs)

@@ -82,6 +82,16 @@ int main(int argc, char* argv[]) {
                  apsp::mpi::launched_world_size());
     return 2;
   }
+  if (mpi.active() && mpi.size() == 1 && apsp::mpi::launched_world_size() > 1) {
+    // srun with an MPI that cannot reach Slurm's process manager: every task is a world of
+    // its own and would solve (and write) the whole problem.
+    std::fprintf(stderr,
+                 "apsp_kokkos: error: started as one of %d tasks, but MPI sees this process alone (the MPI library "
+                 "cannot reach the launcher's process manager); under Slurm use srun --mpi=pmix (or pmi2), or "
+                 "mpirun\n",
+                 apsp::mpi::launched_world_size());
+    return 2;
+  }
   const bool rank0 = mpi.rank() == 0;                                             // rank 0 speaks for the job
   const std::string binding = apsp::cli::choose_thread_binding(argc, argv, mpi);  // before OpenMP starts
   if (const char* bind = std::getenv("OMP_PROC_BIND"); bind != nullptr && std::string(bind) != "false") {

@@ -478,6 +478,31 @@ class Options(unittest.TestCase):
                                env={**os.environ, "KOKKOS_TOOLS_LIBS": missing})
             self.assertIn(missing, p.stdout + p.stderr)
 
+    def test_every_allocation_is_labelled(self):
+        """Kokkos Tools name each allocation by its label: every one the program makes has one
+        (a tool lists them; tests/tools/allocation_labels.cpp). Kokkos 3.x's OpenMP backend
+        allocates its own thread-team scratch without a label, which no caller can change, so
+        there the check covers the other backends."""
+        if not ARGS.tools_lib:
+            self.skipTest("no --tools-lib")
+        version = re.search(r"Kokkos (\d+)\.", run("--version", check=True).stdout)
+        unlabelled_by_kokkos = {"OpenMP"} if version and int(version.group(1)) < 4 else set()
+        with tempfile.TemporaryDirectory() as tmp:
+            for backend in backends():
+                if backend in unlabelled_by_kokkos:
+                    continue
+                for extra in ([], ["--generate", "300,5000", "--no-output"]):
+                    args = [ARGS.exe, "--backend", backend, "--verify=3", *extra]
+                    if not extra:
+                        args += [os.path.join(ARGS.inputs, "random_v1000.bin"), os.path.join(tmp, "o")]
+                    p = subprocess.run(args, capture_output=True, text=True,
+                                       env={**os.environ, "KOKKOS_TOOLS_LIBS": ARGS.tools_lib})
+                    self.assertEqual(p.returncode, 0, p.stderr)
+                    labels = re.findall(r"^apsp-test: allocation \S+ '(.*)' \d+$", p.stderr, re.M)
+                    self.assertIn("apsp::distance_matrix", labels, p.stderr)  # the tool saw them
+                    self.assertNotIn("[unlabeled]", labels, f"{backend} {extra}")
+                    self.assertNotIn("", labels, f"{backend} {extra}")
+
     def test_default_output_is_breakdown_and_result_line(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "o")
@@ -668,6 +693,7 @@ if __name__ == "__main__":
     parser.add_argument("--gen", required=True)
     parser.add_argument("--conformance", required=True)
     parser.add_argument("--inputs", required=True)
+    parser.add_argument("--tools-lib", default="", help="tests/tools/allocation_labels.cpp, built")
     ARGS, rest = parser.parse_known_args()
     # NumPy's BLAS may have pinned this process to one core; the solver runs it inherits would
     # put all their OpenMP threads there.

@@ -282,6 +282,33 @@ def expand(cpu_list):
     return out
 
 
+class SlurmVariables(unittest.TestCase):
+    """A task of an srun step of several tasks (only Slurm's variables set, as srun --mpi=none
+    leaves them) starts MPI; where MPI then sees it alone (no process manager it can reach),
+    every task would solve and write the whole problem, so the run is refused with what to use."""
+
+    def test_an_srun_task_starts_mpi_and_refuses_to_run_alone(self):
+        if ARGS.np != 1:
+            self.skipTest("runs once, with the 1-rank tests")
+        slurm = {"SLURM_STEP_NUM_TASKS": "2", "SLURM_PROCID": "0", "SLURM_LOCALID": "0", "SLURM_NODEID": "0",
+                 "SLURM_STEP_TASKS_PER_NODE": "2"}
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_COMM_WORLD", "PMI", "SLURM"))}
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.run([ARGS.exe, "--generate", "50", os.path.join(tmp, "o")], capture_output=True, text=True,
+                               env={**env, **slurm}, timeout=120)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertEqual(error_lines(p.stderr), [
+                "apsp_kokkos: error: started as one of 2 tasks, but MPI sees this process alone (the MPI library "
+                "cannot reach the launcher's process manager); under Slurm use srun --mpi=pmix (or pmi2), or mpirun"])
+            self.assertEqual(os.listdir(tmp), [])
+            # A step of one task is a plain run.
+            p = subprocess.run([ARGS.exe, "--generate", "50", os.path.join(tmp, "o")], capture_output=True, text=True,
+                               env={**env, **slurm, "SLURM_STEP_NUM_TASKS": "1", "SLURM_STEP_TASKS_PER_NODE": "1"},
+                               timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(os.listdir(tmp), ["o"])
+
+
 class GeneratedGraph(unittest.TestCase):
     def test_each_rank_makes_its_rows_of_apsp_gens_graph(self):
         """--generate under MPI: each rank makes only the edges out of its own rows; the file

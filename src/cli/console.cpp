@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "apsp/core/host_tuning.hpp"
 #include "apsp/core/sizes.hpp"
 #include "apsp/core/version.hpp"
 #include "apsp/report/run_record.hpp"
@@ -14,6 +15,7 @@ namespace apsp::cli {
 void print_banner(const RunReport& r) {
   std::fprintf(stderr, "apsp_kokkos %s (%s), Kokkos %s: %s on %s, concurrency %d\n", APSP_VERSION, APSP_GIT_HASH,
                kokkos_version_string().c_str(), r.backend.c_str(), r.device.c_str(), r.concurrency);
+  std::fprintf(stderr, "apsp_kokkos: host code: %s\n", host_tuning());
   if (!r.thread_binding.empty()) std::fprintf(stderr, "apsp_kokkos: host threads: %s\n", r.thread_binding.c_str());
   if (r.ranks > 1) {
     std::string cpus;

@@ -107,10 +107,11 @@ class MpiRanks {
   std::string devices(const std::string& mine) const { return devices_of_all_ranks(comm_, mine); }
   VerifyReport combine(const VerifyReport& local) const { return combine_verdicts(comm_, local); }
 
-  /// One node: ranks copy into a shared mapping, the node's writer threads split among them.
+  /// One node: ranks copy into a shared mapping, the node's 8 writer threads split among them
+  /// (no more than the CPUs this rank may use).
   int write_threads(int requested) const {
     if (!mapped_output_) return 1;
-    return requested > 0 ? requested : std::max(1, Impl::default_write_threads(0) / rt_.local_size());
+    return requested > 0 ? requested : std::clamp(Impl::default_write_threads(0), 1, std::max(1, 8 / rt_.local_size()));
   }
   std::unique_ptr<ResultFile> open_output(const OutputTarget& target, int64_t cols, int threads) const {
     if (target.discard) return std::make_unique<DiscardedOutput>();

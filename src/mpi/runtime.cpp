@@ -29,11 +29,12 @@ int env_int(const char* name) {
   return v != nullptr && *v != '\0' ? std::atoi(v) : 0;
 }
 
-// Set by a launcher in every process it starts (Open MPI, MPICH/Hydra and PMI, PMIx).
+// Set by a launcher in every process it starts (Open MPI, MPICH/Hydra and PMI, PMIx), or a
+// task of a Slurm job step of several tasks (srun, whatever its --mpi plugin sets).
 [[maybe_unused]] bool started_by_launcher() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK"})
     if (std::getenv(name) != nullptr) return true;
-  return false;
+  return env_int("SLURM_STEP_NUM_TASKS") > 1;
 }
 }  // namespace
 

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "apsp/check/verify.hpp"
 #include "apsp/core/cpus.hpp"
@@ -21,9 +20,10 @@
 
 namespace apsp::Impl {
 
-/// Parallel writers of one process's output: as asked, else one per core up to 8.
+/// Parallel writers of one process's output: as asked, else one per CPU the process may use
+/// (its affinity mask: `taskset -c 0` gives one), up to 8.
 inline int default_write_threads(int requested) {
-  return requested > 0 ? requested : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+  return requested > 0 ? requested : static_cast<int>(std::clamp<size_t>(thread_cpus().size(), 1, 8));
 }
 
 class SingleProcess {

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "apsp/core/host_tuning.hpp"
 #include "apsp/core/version.hpp"
 
 namespace apsp {
@@ -72,7 +73,8 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
   json record = {
       {"schema_version", kRunRecordSchema},
       {"status", r.verified && !r.verify.passed ? "verify_failed" : "ok"},
-      {"program", {{"name", "apsp_kokkos"}, {"version", APSP_VERSION}, {"git_hash", APSP_GIT_HASH}}},
+      {"program",
+       {{"name", "apsp_kokkos"}, {"version", APSP_VERSION}, {"git_hash", APSP_GIT_HASH}, {"host_code", host_tuning()}}},
       {"date", utc_now()},
       {"kokkos",
        {{"version", kokkos_version_string()},
