@@ -49,6 +49,11 @@ function(apsp_host_tuning target)
     endif()
   endif()
   message(STATUS "Host code: ${tuning}")
+  if(NOT APSP_NATIVE AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
+    message(STATUS "Host code: portable x86-64 kernels use SSE2 only; the OpenMP solve measured 7.8x slower "
+                   "than -march=native with AVX-512 (docs/results.md). Configure with -DAPSP_NATIVE=ON to build "
+                   "for the machine that runs it.")
+  endif()
   set_property(SOURCE ${PROJECT_SOURCE_DIR}/src/core/cpu_check.cpp APPEND PROPERTY COMPILE_DEFINITIONS
                "APSP_HOST_TUNING=\"${tuning}\"")
 endfunction()

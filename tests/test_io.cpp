@@ -363,6 +363,7 @@ TEST(InputPrefetchTest, TakesTheReadGraphOrThrowsItsError) {
   opt.input = dir.file("g");
   opt.output = dir.file("out");
   opt.open_input = [&] { return std::move(read_ahead); };
+  opt.verify_rows = -1;  // the check reads the (now cut) file again: that is the file's rule, not this test's
   run_pipeline(opt);
   const auto expected = dijkstra_apsp(g);
   const auto bytes = read_bytes(opt.output);
