@@ -120,8 +120,7 @@ int main(int argc, char* argv[]) {
   if (!cl) return exit_status;
   cl->run.started = mpi.active() ? mpi.init_started() : apsp::process_start();
   cl->run.thread_binding = binding;
-  if (prefetch && !cl->run.generate && prefetch->path() == cl->run.input)
-    cl->run.open_input = [&prefetch] { return prefetch->take(); };
+  if (prefetch && prefetch->path() == cl->run.input) cl->run.open_input = [&prefetch] { return prefetch->take(); };
   const bool quiet = cl->quiet || !rank0;
   if (const std::string sharing = kokkos_args.gpu_sharing(cl->run.backend); !quiet && !sharing.empty())
     std::fprintf(stderr, "apsp_kokkos: warning: %s\n", sharing.c_str());

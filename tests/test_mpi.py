@@ -330,6 +330,15 @@ class GeneratedGraph(unittest.TestCase):
             p, exits = mpirun("--generate", "517,9000,4", "--no-output", "--block-size", 16)
             self.assertEqual(sorted(exits.items()), [(r, 0) for r in range(ARGS.np)], p.stderr)
             self.assertIn("verify=PASSED input=generated output=none", p.stdout)
+            # One tile row (V < B): rank 0 makes every row, the others none; all take part in E.
+            subprocess.run([ARGS.gen, "-n", "40", "-e", "300", "--seed", "2", g], check=True, capture_output=True)
+            _, edges = read_graph(g)
+            single("--quiet", "--no-verify", g, ref)
+            p, exits = mpirun("--generate", "40,300,2", out)
+            self.assertEqual(sorted(exits.items()), [(r, 0) for r in range(ARGS.np)], p.stderr)
+            self.assertIn(f"RESULT V=40 E={len(edges)} ", p.stdout)
+            with open(out, "rb") as a, open(ref, "rb") as b:
+                self.assertTrue(a.read() == b.read())
 
 
 class SelfCheckAndRecord(unittest.TestCase):

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "apsp/graph/random_graph.hpp"
 
+#include "apsp/core/constants.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -11,22 +13,6 @@
 namespace apsp {
 
 namespace {
-
-constexpr int64_t kInfinity = (int64_t(1) << 30) - 1;  // the format's "no path"
-
-// SplitMix64 (Steele, Lea, Flood 2014): small, fast, the same stream on every platform.
-uint64_t mix(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-struct Stream {
-  uint64_t s;
-  uint64_t next() { return mix(s += 0x9e3779b97f4a7c15ULL); }
-  double uniform() { return double(next() >> 11) * 0x1.0p-53; }  // [0, 1)
-  int32_t between(int32_t lo, int32_t hi) { return lo + int32_t(next() % uint64_t(int64_t(hi) - lo + 1)); }
-};
 
 int64_t parse_int(const std::string& field, const char* what, const std::string& text) {
   size_t used = 0;
@@ -79,8 +65,7 @@ RandomGraphSpec parse_random_graph_spec(const std::string& text) {
     if (seed < 0) throw std::invalid_argument("--generate " + text + ": SEED must not be negative");
     spec.seed = uint64_t(seed);
   }
-  if (spec.vertices > 1)
-    spec.max_weight = int32_t(std::min<int64_t>(spec.max_weight, (kInfinity - 1) / (spec.vertices - 1)));
+  spec.max_weight = std::min(spec.max_weight, max_weight_allowed(spec.vertices));
   return spec;
 }
 
@@ -88,7 +73,7 @@ void append_random_row(const RandomGraphSpec& spec, int64_t row, std::vector<int
   const int64_t n = spec.vertices;
   const double p = spec.probability();
   if (n < 2 || p <= 0) return;
-  Stream rng{mix(mix(spec.seed) + uint64_t(row))};
+  SplitMix64 rng{SplitMix64::mix(SplitMix64::mix(spec.seed) + uint64_t(row))};
   auto emit = [&](int64_t k) {  // the k-th of the row's n - 1 candidates: every j but the row itself
     out.push_back(int32_t(row));
     out.push_back(int32_t(k + (k >= row)));

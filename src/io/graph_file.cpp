@@ -174,10 +174,7 @@ void GraphFile::read_span(int64_t first, int64_t count, int32_t* out) const {
   }
 }
 
-int32_t GraphFile::max_weight_allowed() const {
-  if (vertices_ <= 1) return INT32_MAX;
-  return static_cast<int32_t>((int64_t(kInf) - 1) / (vertices_ - 1));
-}
+int32_t GraphFile::max_weight_allowed() const { return apsp::max_weight_allowed(vertices_); }
 
 void GraphFile::throw_bad_edge(int64_t index) const {
   int32_t e[3];

@@ -204,7 +204,9 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
     }
   });
   rep.vertices = graph->vertices();
-  rep.edges = graph->partial() ? procs.total(graph->edges()) : graph->edges();
+  // Each process made the edges of its own rows: every process takes part in the sum, also one
+  // that holds all rows (fewer tile rows than processes) or none.
+  rep.edges = opt.generate ? procs.total(graph->edges()) : graph->edges();
   rep.graph = opt.generate ? opt.generate->describe() : "file";
   const TileRowPartition part = partition_of(rep.vertices);
   check_memory<ExecSpace>(opt, procs, int64_t(part.count(0)) * B, graph->edges(), rep);  // the first holds the most

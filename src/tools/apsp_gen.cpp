@@ -26,18 +26,7 @@
 
 namespace {
 
-// SplitMix64: small, fast, and the same stream on every platform.
-struct Rng {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return (next() >> 11) * 0x1.0p-53; }  // [0, 1)
-  int32_t between(int32_t lo, int32_t hi) { return lo + int32_t(next() % uint64_t(int64_t(hi) - lo + 1)); }
-};
+using Rng = apsp::SplitMix64;
 
 class EdgeWriter {
  public:

@@ -10,4 +10,10 @@ namespace apsp {
 /// relaxation of two INF entries cannot overflow.
 inline constexpr int32_t kInf = 1073741823;
 
+/// Largest weight for which every path among `vertices` vertices stays below INF:
+/// (V - 1) * w < INF.
+inline constexpr int32_t max_weight_allowed(int64_t vertices) {
+  return vertices <= 1 ? INT32_MAX : static_cast<int32_t>((int64_t(kInf) - 1) / (vertices - 1));
+}
+
 }  // namespace apsp

@@ -12,6 +12,20 @@
 
 namespace apsp {
 
+/// SplitMix64 (Steele, Lea, Flood 2014): small, fast, the same stream on every platform.
+struct SplitMix64 {
+  uint64_t s;
+  static uint64_t mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  uint64_t next() { return mix(s += 0x9e3779b97f4a7c15ULL); }
+  double uniform() { return double(next() >> 11) * 0x1.0p-53; }  ///< [0, 1)
+  /// Uniform in [lo, hi] (modulo the range: a bias below 2^-50 for ranges this program uses).
+  int32_t between(int32_t lo, int32_t hi) { return lo + int32_t(next() % uint64_t(int64_t(hi) - lo + 1)); }
+};
+
 struct RandomGraphSpec {
   int64_t vertices = 0;
   int64_t edges = -1;  ///< expected edge count; -1: 5 V (apsp_gen's default)
