@@ -12,6 +12,8 @@
 //   device: the pipeline checks host memory instead).
 // - `pin_host_memory(p, bytes)`, `unpin_host_memory(p)`, `copy_rows_to_host(...)`: page-lock
 //   host memory so that the device writes the result into it directly (false: not possible).
+// - `kMpiDeviceApi`: "CUDA" or "ROCm", the device-aware MPI that may read the device's memory
+//   (mpi::device_aware); nullptr for the host.
 // - `side_instance()`, `Event`, `record(e, exec)`, `wait(exec, e)`: a second work queue and
 //   the events that order work across the two (the look-ahead); on the host one instance and
 //   events that do nothing.
@@ -55,4 +57,7 @@ class DeviceCollectives {
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "cuda_collectives.hpp"
 #include "cuda_runtime.hpp"
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+#include "hip_runtime.hpp"
 #endif

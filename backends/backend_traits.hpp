@@ -9,6 +9,10 @@
 
 #include <cstdint>
 
+#if defined(KOKKOS_ENABLE_HIP)
+#include "hip_space.hpp"
+#endif
+
 // Full unrolling of the short fixed loops over a thread tile or a run.
 #if defined(__CUDA_ARCH__) || defined(__clang__) || defined(__NVCC__)
 #define APSP_UNROLL _Pragma("unroll")
@@ -46,6 +50,9 @@ namespace apsp {
 ///   multiple of 4) with wide accesses; `copy_async<N>` + `async_commit` + `async_wait<K>`:
 ///   stage into team scratch asynchronously (a plain copy on the CPU); `recompute_later(v)`:
 ///   v, with what derives from it computed where used (register pressure on a GPU).
+/// - `kAsyncCopies`: copy_async copies without the thread waiting (CUDA's LDGSTS); false: the
+///   tuned product stages through registers instead (register_tiles.hpp), and `settle(v)` keeps
+///   the computation of v where it is written (before the barrier that ends a slice).
 /// - `kScratchPad`: int32 added to each row of a staged tile (bank-conflict padding).
 /// - `min_plus(c, a, b)`: min(c, a + b), the relaxation; a backend may use a fused
 ///   instruction for it. `min_plus_run<N>(c, a, b)`: c[j] = min_plus(c[j], a, b[j]) for
@@ -65,6 +72,7 @@ KOKKOS_FORCEINLINE_FUNCTION int32_t portable_min_plus(int32_t c, int32_t a, int3
 
 }  // namespace apsp
 
+#include "hip_backend.hpp"  // the traits compile everywhere (host tests use the tile shape)
 #include "host_backend.hpp"
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "cuda_backend.hpp"

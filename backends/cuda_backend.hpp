@@ -48,8 +48,9 @@ struct BackendTraits<Kokkos::Cuda> {
   static constexpr int kPivotRun = 2;
   // entries of a thread tile relaxed against two pivots at once with min_plus_pair
   static constexpr int kPairedEntries = APSP_CUDA_PAIRED_ENTRIES;
-  static constexpr int kChunk = 4;       // one 16-byte access per thread
-  static constexpr int kScratchPad = 4;  // keeps rows 16-byte aligned, shifts banks by 4
+  static constexpr int kChunk = 4;            // one 16-byte access per thread
+  static constexpr int kScratchPad = 4;       // keeps rows 16-byte aligned, shifts banks by 4
+  static constexpr bool kAsyncCopies = true;  // LDGSTS (copy_async)
   // Compiled for teams of up to kMaxTeamThreads (a B = 128 tile) and kMinTeams of them per
   // multiprocessor: 65536 registers / (2 x 256 threads) = at most 128 registers per thread.
   static constexpr int kMaxTeamThreads = (128 / kTileRows) * (128 / kTileCols);
@@ -132,6 +133,8 @@ struct BackendTraits<Kokkos::Cuda> {
 #endif
     return v;
   }
+  /// Register staging only (kAsyncCopies false): nothing to pin down here.
+  KOKKOS_FORCEINLINE_FUNCTION static void settle(int32_t /*v*/) {}
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
     return __viaddmin_s32(a, b, c);

@@ -14,6 +14,8 @@ namespace apsp {
 template <>
 struct BackendRuntime<Kokkos::Cuda> {
   using HostStagingSpace = Kokkos::CudaHostPinnedSpace;
+  /// Which flavour of device-aware MPI can take this backend's memory (mpi::device_aware).
+  static constexpr const char* kMpiDeviceApi = "CUDA";
   static std::string device_name() {
     int id = 0;
     cudaDeviceProp prop{};

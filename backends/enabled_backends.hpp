@@ -33,10 +33,15 @@ using WithCuda = SpaceList<Kokkos::Cuda>;
 #else
 using WithCuda = SpaceList<>;
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-using WithOpenMP = AppendIf<WithCuda, Kokkos::OpenMP, true>::type;
+#if defined(KOKKOS_ENABLE_HIP)
+using WithHip = AppendIf<WithCuda, hip::Space, true>::type;
 #else
-using WithOpenMP = WithCuda;
+using WithHip = WithCuda;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+using WithOpenMP = AppendIf<WithHip, Kokkos::OpenMP, true>::type;
+#else
+using WithOpenMP = WithHip;
 #endif
 #if defined(KOKKOS_ENABLE_SERIAL)
 using WithSerial = AppendIf<WithOpenMP, Kokkos::Serial, true>::type;

@@ -12,6 +12,7 @@ namespace apsp {
 template <class ExecSpace>
 struct HostBackendRuntime {
   using HostStagingSpace = typename ExecSpace::memory_space;
+  static constexpr const char* kMpiDeviceApi = nullptr;  // MPI reads host memory anyway
   /// The CPU model, from /proc/cpuinfo where there is one.
   static std::string device_name() {
     std::ifstream cpuinfo("/proc/cpuinfo");

@@ -5,6 +5,8 @@
 # .cache/ unless a Kokkos is already given.
 #
 #   scripts/deps.sh            -> prints the Kokkos install prefix on its last line
+#   scripts/deps.sh hip        -> the same for HIP (AMD GPUs, gfx908) + Serial, with Debian's
+#                                 hipcc (ROCm 5.2), into .cache/kokkos-3.4.01-hip
 #
 # A user's own Kokkos wins: set Kokkos_ROOT (or CMAKE_PREFIX_PATH) and nothing is built.
 set -euo pipefail
@@ -12,9 +14,12 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cache="$here/.cache"
 log() { echo "[deps] $*" >&2; }
 
+variant=${1:-openmp}
+case "$variant" in openmp | hip) ;; *) echo "usage: scripts/deps.sh [hip]" >&2; exit 2 ;; esac
 need_pkgs=(cmake ninja-build g++ libgtest-dev libcli11-dev nlohmann-json3-dev
            libopenmpi-dev openmpi-bin python3-scipy python3-numpy python3-matplotlib dpkg-dev
            clang-format clang-tidy git)
+[ "$variant" = hip ] && need_pkgs+=(hipcc libamdhip64-dev)
 missing=()
 for p in "${need_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,15 +31,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >&2
 fi
 
-if [ -n "${Kokkos_ROOT:-}" ]; then
+if [ -n "${Kokkos_ROOT:-}" ] && [ "$variant" = openmp ]; then
   log "using Kokkos_ROOT=$Kokkos_ROOT"
   echo "$Kokkos_ROOT"; exit 0
 fi
 
-prefix="$cache/kokkos-3.4.01-openmp"
+prefix="$cache/kokkos-3.4.01-$variant"
 have() { [ -f "$prefix/lib/cmake/$1/$1Config.cmake" ] || [ -f "$prefix/lib64/cmake/$1/$1Config.cmake" ]; }
-if have Kokkos && have KokkosKernels; then
-  log "Kokkos and Kokkos Kernels 3.4.01 found in $prefix"
+if have Kokkos && { [ "$variant" = hip ] || have KokkosKernels; }; then
+  log "Kokkos 3.4.01 ($variant) found in $prefix"
   echo "$prefix"; exit 0
 fi
 
@@ -72,6 +77,14 @@ cmake_install() {
   cmake --install "$build" >&2
   rm -rf "$build"
 }
+if [ "$variant" = hip ]; then
+  # hipcc would ask rocm_agent_enumerator for this machine's GPU (there is none): name the target.
+  export HCC_AMDGPU_TARGET=gfx908
+  log "building Kokkos 3.4.01 (HIP for gfx908 + Serial) into $prefix"
+  cmake_install "$src/kokkos-3.4.01" -DCMAKE_CXX_COMPILER=hipcc -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_HIP=ON \
+    -DKokkos_ENABLE_SERIAL=ON -DKokkos_ARCH_VEGA908=ON -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF
+  echo "$prefix"; exit 0
+fi
 if ! have Kokkos; then
   log "building Kokkos 3.4.01 (OpenMP + Serial) into $prefix"
   cmake_install "$src/kokkos-3.4.01" -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \

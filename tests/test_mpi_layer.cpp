@@ -113,10 +113,10 @@ TYPED_TEST(DistributedRounds, RowsMatchTheSingleDeviceSolver) {
     const TileRowPartition part{n / B, ranks()};
     // Every path pivot rows can take with this backend and this MPI: staged through pinned
     // host memory always; handed to MPI where they lie where MPI can read that memory (a host
-    // backend, or CUDA-aware MPI); the devices' own broadcast where the build has it (NCCL).
+    // backend, or CUDA- or ROCm-aware MPI); the devices' own broadcast where the build has it (NCCL).
     using Path = mpi::PivotPath;
     std::vector<Path> paths{Path::mpi_staged};
-    if (host_is_device<E>() || mpi::cuda_aware()) paths.push_back(Path::mpi_direct);
+    if (host_is_device<E>() || mpi::device_aware(BackendRuntime<E>::kMpiDeviceApi)) paths.push_back(Path::mpi_direct);
     // NCCL takes one GPU per rank: not where ranks outnumber a node's GPUs (they share one).
     if (mpi::DistributedFloydWarshall<E>::has_device_collectives() &&
         BackendRuntime<E>::visible_devices() >= most_ranks_on_a_node())

@@ -16,6 +16,7 @@
 namespace apsp::cli {
 
 namespace {
+#if defined(KOKKOS_ENABLE_OPENMP)  // the binding concerns OpenMP's threads only
 // The execution space this run will use: --backend's, else Kokkos' default.
 std::string backend_asked(int argc, char* argv[]) {
   std::string name = Kokkos::DefaultExecutionSpace::name();
@@ -43,6 +44,7 @@ std::vector<int> rank_share(const mpi::Runtime& mpi) {
   if (cpus.empty() || int(cpus.size()) < node_cpus) return cpus;  // bound by the launcher
   return share_of(cpus, mpi.local_rank(), mpi.local_size());
 }
+#endif
 
 }  // namespace
 

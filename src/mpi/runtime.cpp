@@ -15,7 +15,7 @@
 #if defined(APSP_HAVE_MPI)
 #include <mpi.h>
 #if defined(OPEN_MPI) && __has_include(<mpi-ext.h>)
-#include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support
+#include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support, MPIX_ROCM_AWARE_SUPPORT
 #endif
 #endif
 
@@ -151,12 +151,15 @@ void Runtime::abort(int code) const {
   std::exit(code);
 }
 
-bool cuda_aware() {
+bool device_aware(const char* api) {
+  const std::string name = api != nullptr ? api : "";
 #if defined(APSP_HAVE_MPI) && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
-  return MPIX_Query_cuda_support() == 1;
-#else
-  return false;
+  if (name == "CUDA") return MPIX_Query_cuda_support() == 1;
 #endif
+#if defined(APSP_HAVE_MPI) && defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
+  if (name == "ROCm") return MPIX_Query_rocm_support() == 1;
+#endif
+  return false;
 }
 
 bool failure_agreed() { return agreed; }

@@ -57,9 +57,10 @@ class Runtime {
   std::chrono::steady_clock::time_point init_started_{};
 };
 
-/// True when the MPI library says it reads and writes CUDA device memory itself (Open MPI's
-/// MPIX_Query_cuda_support); false when unknown.
-bool cuda_aware();
+/// True when the MPI library says it reads and writes the device memory of `api` ("CUDA" or
+/// "ROCm": a backend's BackendRuntime::kMpiDeviceApi) itself (Open MPI's MPIX_Query_cuda_support,
+/// MPIX_Query_rocm_support); false when unknown or `api` is null (the host).
+bool device_aware(const char* api);
 
 /// Set when a failure was agreed on by every rank (each throws the same error, rank 0 reports
 /// it); a failure that is not agreed must end the job with abort().

@@ -82,7 +82,12 @@ struct ProductShape {
   KOKKOS_FORCEINLINE_FUNCTION int runs() const { return int(B) * a_row_runs() / threads(); }
 };
 
-/// One thread's share of staging the slices of a tile product with register tiles: its
+/// runs() of the backend's tuned shape (B = kMaxBlock, S = its slice depth), as a constant.
+template <class Traits>
+constexpr int tuned_runs() {
+  constexpr int B = Traits::kMaxBlock, S = Traits::slice_depth(B);
+  return B * (S / Traits::kChunk) / ((B / Traits::kTileRows) * (B / Traits::kTileCols));
+}
 
 /// int32 of one slice buffer (ProductShape::buffer).
 template <class Traits>
@@ -99,6 +104,8 @@ size_t closure_scratch_bytes(int B) {
   return Traits::kRegisterTiles ? size_t(4) * B * sizeof(int32_t) + 64 : 0;
 }
 
+/// One thread's share of staging the slices of a tile product with register tiles: its
+/// runs of A's and Bk's rows lie a fixed number of rows apart (team size and runs per row
 /// are powers of two), so a slice costs one asynchronous 16-byte copy per run and moving two
 /// offsets on, not the index arithmetic of a generic loop. Per thread only four 32-bit
 /// offsets (registers are what a GPU thread is short of: 64-bit pointers here made the
@@ -142,9 +149,32 @@ struct SliceCopies {
     a_src += int(sh.S);
     b_src += int(sh.S) * int(ld);
   }
-};
 
-/// The register-tile product for one shape (see min_plus_product), over `slice_count`
+  /// Staging through registers, for a backend without asynchronous copies (kAsyncCopies
+  /// false): load() takes the next slice's kRuns runs of A and of Bk into `held` before the
+  /// current slice is relaxed, store() writes them to their buffer after it, so that the loads
+  /// are in flight meanwhile. kRuns: runs() of a fixed shape.
+  template <int kRuns, class Shape>
+  KOKKOS_FORCEINLINE_FUNCTION void load(int32_t (&held)[2 * kRuns][Shape::W], const int32_t* a, const int32_t* bk,
+                                        int64_t ld, const Shape& sh) {
+    constexpr int W = Shape::W;
+    APSP_UNROLL
+    for (int k = 0; k < kRuns; ++k) {
+      Traits::template copy_run<W>(held[k], a + (a_src + k * a_step));
+      Traits::template copy_run<W>(held[kRuns + k], bk + (b_src + k * b_step));
+    }
+    a_src += int(sh.S);
+    b_src += int(sh.S) * int(ld);
+  }
+  template <int kRuns, int W>
+  KOKKOS_FORCEINLINE_FUNCTION void store(int32_t* buf, const int32_t (&held)[2 * kRuns][W]) const {
+    APSP_UNROLL
+    for (int k = 0; k < kRuns; ++k) {
+      Traits::template store_run<W>(buf + a_dst + k * a_dst_step, held[k]);
+      Traits::template store_run<W>(buf + b_dst + k * b_dst_step, held[kRuns + k]);
+    }
+  }
+};
 
 // NOLINTEND(bugprone-implicit-widening-of-multiplication-result)
 

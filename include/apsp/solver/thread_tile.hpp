@@ -85,8 +85,9 @@ struct ThreadTile {
     if constexpr (std::is_same_v<Depth, int>) {
       for (int p0 = 0; p0 < depth; p0 += U) relax_pivots<U, kMixed>(a, a_pitch, bk, b_pitch, p0);
     } else {
+      constexpr int kDepth = Depth{};
       APSP_UNROLL
-      for (int p0 = 0; p0 < int(Depth{}); p0 += U) relax_pivots<U, kMixed>(a, a_pitch, bk, b_pitch, p0);
+      for (int p0 = 0; p0 < kDepth; p0 += U) relax_pivots<U, kMixed>(a, a_pitch, bk, b_pitch, p0);
     }
   }
   /// Pivots [p0, p0 + U).
@@ -137,6 +138,15 @@ struct ThreadTile {
     for (int e = Traits::kPairedEntries; e < R * C; ++e) {
       const int i = e % R, j = e / R;
       acc[i][j] = Traits::min_plus(acc[i][j], av[i][1], b1[j]);
+    }
+  }
+
+  /// Every result computed at this point of the program (Traits::settle), not moved later.
+  KOKKOS_FORCEINLINE_FUNCTION void settle() {
+    APSP_UNROLL
+    for (int i = 0; i < R; ++i) {
+      APSP_UNROLL
+      for (int j = 0; j < C; ++j) Traits::settle(acc[i][j]);
     }
   }
 

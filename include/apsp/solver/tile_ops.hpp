@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "apsp/solver/register_tiles.hpp"
 #include "apsp/solver/slice_staging.hpp"
 #include "apsp/solver/thread_tile.hpp"
 #include "backend_traits.hpp"
@@ -22,10 +23,11 @@ namespace apsp::Impl {
 /// Tile operations shared by the three phase kernels.
 ///
 /// Two execution shapes, chosen by the backend (BackendTraits::kRegisterTiles):
-/// - register tiles (GPU): a team has one thread per thread tile, and each thread keeps its
-///   results in registers from the first pivot to the last; the operands are staged in team
-///   scratch a slice of `slice_depth(B)` pivots at a time in two alternating buffers, so a
-///   B = 128 tile needs 37 KiB of shared memory, not the 135 KiB of two whole staged tiles.
+/// - register tiles (GPU, register_tiles.hpp): a team has one thread per thread tile, and each
+///   thread keeps its results in registers from the first pivot to the last; the operands are
+///   staged in team scratch a slice of `slice_depth(B)` pivots at a time in two alternating
+///   buffers, so a B = 128 tile needs 37 KiB of shared memory (CUDA), not the 135 KiB of two
+///   whole staged tiles.
 /// - one thread walks every thread tile (CPU): the operands are staged whole
 ///   (slice_depth = B) and each thread tile is loaded, relaxed and stored in turn.
 template <class ExecSpace>
@@ -54,44 +56,6 @@ struct TileOps {
       }
     });
   }
-  /// slices (int, or Fixed<B / S> for a whole tile: the steady state keeps a constant trip count).
-  template <class Block, class Slice, class Slices>
-  KOKKOS_FORCEINLINE_FUNCTION static void register_product(const Member& team, int32_t* c, const int32_t* a,
-                                                           const int32_t* bk, int64_t ld, Block B, Slice S,
-                                                           Slices slice_count, int32_t* slices) {
-    const ProductShape<Traits, Block, Slice> sh{B, S};
-    if constexpr (!std::is_same_v<Slice, int> && Traits::kPairedEntries > 0) Traits::check_unit();
-    const int me = Traits::recompute_later(team.team_rank());
-    Tile t(me, B);
-    t.load(c, ld);
-    SliceCopies<Traits> copies(me, ld, sh);
-    copies.issue(slices, a, bk, ld, sh);
-    Traits::async_commit();
-    const int n = int(slice_count);
-    for (int i = 0; i < n; ++i) {
-      int32_t* buf = slices + (i & 1) * sh.buffer();
-      if (i + 1 < n) {  // the other buffer was released by the barrier ending the last slice
-        copies.issue(slices + ((i + 1) & 1) * sh.buffer(), a, bk, ld, sh);
-        Traits::async_commit();
-        Traits::template async_wait<1>();  // this thread's copies of slice i are done
-      } else {
-        Traits::template async_wait<0>();
-      }
-      team.team_barrier();  // ... and everyone's
-      // The same call thrice, each with another type of slice depth (compile-time or not).
-      // The tuned shape (every count fixed) relaxes in the backend's instruction mix.
-      if constexpr (!std::is_same_v<Slice, int>)
-        // NOLINTNEXTLINE(bugprone-branch-clone)
-        t.template relax<Traits::kPivotRun, true>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), S);
-      else if (S == Traits::kMaxSlice)
-        t.template relax<Traits::kPivotRun>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), Fixed<Traits::kMaxSlice>{});
-      else
-        t.template relax<Traits::kPivotRun>(buf, sh.ap(), buf + sh.b_offset(), sh.bp(), S);
-      if (i + 1 < n) team.team_barrier();
-    }
-    t.store(c, ld);
-  }
-
   /// C = min(C, A (min,+) Bk) for B x B tiles with leading dimension ld, over the first
   /// `pivots` columns of A and rows of Bk (fewer than B only in the last round, where the rest
   /// are padding past V: rounded up to a slice, not computed). C may be the same tile as A or
@@ -113,10 +77,10 @@ struct TileOps {
     int32_t* slices = scratch(team, size_t(Layout::kBuffers) * slice_buffer_ints<Traits>(B));
     if constexpr (Traits::kRegisterTiles) {
       if constexpr (kTuned)
-        register_product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<Layout::kTunedSlice>{},
-                         Fixed<Traits::kMaxBlock / Layout::kTunedSlice>{}, slices);
+        RegisterTiles<Traits>::product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<Layout::kTunedSlice>{},
+                                       Fixed<Traits::kMaxBlock / Layout::kTunedSlice>{}, slices);
       else  // the padding past V (last round) is skipped, rounded up to a slice
-        register_product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
+        RegisterTiles<Traits>::product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
     } else {
       for (int s = 0; s < pivots; s += S) {
         constexpr int U = Traits::kPivotRun;
@@ -140,23 +104,7 @@ struct TileOps {
   /// not change in step p (the diagonal is 0), so every thread may read them during the step.
   KOKKOS_FORCEINLINE_FUNCTION static void close_tile(const Member& team, int32_t* t, int64_t ld, int B, int pivots) {
     if constexpr (Traits::kRegisterTiles) {
-      // Each thread holds its entries in registers; per step the owners of row p and column p
-      // publish them to scratch, double-buffered so that one barrier per step suffices.
-      int32_t* buffers = scratch(team, size_t(4) * B);
-      Tile tile(team.team_rank(), B);
-      tile.load(t, ld);
-      tile.publish(0, buffers, buffers + B);
-      team.team_barrier();
-      for (int p = 0; p < pivots; ++p) {
-        const int32_t* now = buffers + (p & 1) * 2 * B;
-        tile.template relax<1>(now, 1, now + B, 0, 1);
-        if (p + 1 < pivots) {
-          int32_t* next = buffers + ((p + 1) & 1) * 2 * B;
-          tile.publish(p + 1, next, next + B);
-        }
-        team.team_barrier();
-      }
-      tile.store(t, ld);
+      RegisterTiles<Traits>::close(team, t, ld, B, pivots, scratch(team, size_t(4) * B));
     } else {
       constexpr int W = Traits::kChunk;
       for (int p = 0; p < pivots; ++p) {
