@@ -132,6 +132,11 @@ if best:
           f"v_add_u32 {adds}, ds_read {reads} ({read_bytes} bytes)")
     print(f"   per relaxation: {(min3 + single + adds) / relax:.3f} min/add instructions, {n / relax:.3f} instructions, "
           f"{reads / relax:.4f} LDS reads, {read_bytes / relax:.3f} LDS bytes")
+    valu = sum(v for k, v in c.items() if k.startswith("v_") and not k.startswith("v_accvgpr"))
+    # A CDNA SIMD issues one 64-lane VALU instruction every 4 clocks (16 lanes a clock), a CU
+    # has 4 SIMDs: 64 lanes of VALU work per clock per CU, if nothing else stalls.
+    print(f"   VALU: {valu} instructions, {valu / relax:.3f} per relaxation -> at most "
+          f"{64 * relax / valu:.1f} relaxations per clock per CU (a prediction from the mix, not a measurement)")
     print("   all:", dict(sorted(c.items())))
     # The next slice's loads (register staging): how much of the relaxation they overlap, from
     # their issue to the first wait on one of them: the counter is in order, so s_waitcnt

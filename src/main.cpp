@@ -107,11 +107,27 @@ int main(int argc, char* argv[]) {
     }
   }
   apsp::cli::KokkosArguments kokkos_args(argc, argv, mpi);
+  // --help, --version and --list-backends are answered before Kokkos starts: they need no
+  // device (a GPU build on a login node without the GPU answers them too). Anything else that
+  // does not parse yet is left to the parse after Kokkos has taken its own options.
+  int early_status = 0;
+  const auto early = apsp::cli::early_command_line(argc, argv, false, early_status);
+  if (!early && early_status == 0 && !kokkos_args.kokkos_help()) {
+    apsp::cli::early_command_line(argc, argv, rank0, early_status);  // this time printed
+    return early_status;
+  }
   // The input is opened and read on a thread while Kokkos and the device initialise.
   std::optional<apsp::InputPrefetch> prefetch;
-  if (const auto early = apsp::cli::early_command_line(argc, argv); early && !early->run.input.empty())
-    prefetch.emplace(early->run.input, prefetch_bytes(early->run, mpi));
-  Kokkos::ScopeGuard kokkos(kokkos_args.argc(), kokkos_args.argv());
+  if (early && !early->run.input.empty()) prefetch.emplace(early->run.input, prefetch_bytes(early->run, mpi));
+  std::optional<Kokkos::ScopeGuard> kokkos;
+  try {
+    kokkos.emplace(kokkos_args.argc(), kokkos_args.argv());
+  } catch (const std::exception& e) {   // e.g. a GPU build where no GPU is visible
+    const std::string what = e.what();  // (its first line: Kokkos appends a traceback note)
+    std::fprintf(stderr, "apsp_kokkos: error: Kokkos could not start this %s build: %s\n",
+                 Kokkos::DefaultExecutionSpace::name(), what.substr(0, what.find('\n')).c_str());
+    return 1;
+  }
   if (kokkos_args.kokkos_help()) return 0;  // Kokkos has printed its options
   if (kokkos_args.print_configuration() && rank0) Kokkos::print_configuration(std::cout);
 

@@ -147,12 +147,11 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
   return cl;
 }
 
-std::optional<CommandLine> early_command_line(int argc, char* argv[]) {
+std::optional<CommandLine> early_command_line(int argc, char* argv[], bool speaker, int& exit_status) {
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i)
     if (i == 0 || std::string(argv[i]).rfind("--kokkos-", 0) != 0) args.push_back(argv[i]);
-  int ignored = 0;
-  return parse_command_line(args, false, ignored);
+  return parse_command_line(args, speaker, exit_status);
 }
 
 }  // namespace apsp::cli

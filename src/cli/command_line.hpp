@@ -24,8 +24,9 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
 
 /// The run's options as far as they can be known before Kokkos has taken its own (every
 /// --kokkos-* argument set aside), so that reading the input can begin while Kokkos starts;
-/// none when they do not parse that way. Prints nothing; only a guess (parse_command_line
+/// none when they do not parse that way (exit_status: 0 for --help, --version and
+/// --list-backends, which it prints when `speaker`). Otherwise only a guess (parse_command_line
 /// decides).
-std::optional<CommandLine> early_command_line(int argc, char* argv[]);
+std::optional<CommandLine> early_command_line(int argc, char* argv[], bool speaker, int& exit_status);
 
 }  // namespace apsp::cli
