@@ -8,7 +8,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS apsp_kokkos apsp_gen RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS apsp_kokkos apsp_gen apsp_convert apsp_query RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS apsp_core apsp_graph EXPORT apsp_kokkos_targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/apsp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Graphs as people keep them (Matrix Market, DIMACS .gr, whitespace edge lists) turned into the
+// program's binary edge list (../shared/spec.md), in one streaming pass: memory stays a read
+// buffer and a write buffer whatever the file's size.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace apsp {
+
+enum class TextFormat { matrix_market, dimacs, edge_list };
+
+struct TextGraphOptions {
+  std::optional<TextFormat> format;  ///< none: from the extension (.mtx, .gr, anything else an edge list)
+  bool undirected = false;           ///< every edge in both directions
+  int base = 0;                      ///< edge lists: the first vertex's number (0 or 1)
+  std::optional<double> scale;       ///< real weights: multiplied by this and rounded (required for them)
+};
+
+struct ConversionSummary {
+  TextFormat format = TextFormat::edge_list;
+  int32_t vertices = 0;
+  int64_t edges = 0;       ///< written
+  int64_t lines = 0;       ///< read
+  int64_t self_loops = 0;  ///< dropped (they never shorten anything)
+  int32_t max_weight = 0;
+  int64_t rounded = 0;  ///< real weights that were not integers after scaling
+};
+
+/// A malformed or out-of-bounds input: "FILE:LINE: reason" (LINE 0: the file as a whole).
+class ConversionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The format a path's extension names (.mtx, .gr; anything else an edge list).
+TextFormat format_from_extension(const std::string& path);
+const char* format_name(TextFormat f);
+/// "mtx", "gr", "edges" -> the format; throws std::invalid_argument otherwise.
+TextFormat parse_format_name(const std::string& name);
+
+/// Converts `input` to the binary edge list `output`, written to a temporary file beside it and
+/// renamed when complete (nothing is left behind on failure; an existing `output` is replaced
+/// only then). Self-loops are dropped, repeated edges kept (the solver keeps the lightest).
+/// Throws ConversionError for a malformed line or a rule of the format broken, std::runtime_error
+/// for I/O failures.
+ConversionSummary convert_text_graph(const std::string& input, const std::string& output,
+                                     const TextGraphOptions& options);
+
+}  // namespace apsp
