@@ -22,7 +22,7 @@
 
 #include "apsp/graph/text_graph.hpp"
 
-int main(int argc, char* argv[]) {
+int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape): CLI11 set-up only
   CLI::App app{"apsp_convert: Matrix Market, DIMACS .gr or edge-list text -> the solver's binary edge list"};
   std::string input, output, format;
   apsp::TextGraphOptions options;

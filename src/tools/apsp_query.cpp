@@ -39,7 +39,7 @@ class MatrixFile {
       throw std::runtime_error(path + ": not a regular file");
     }
     bytes_ = size_t(st.st_size);
-    const auto v = int64_t(std::llround(std::sqrt(double(bytes_ / 4))));
+    const auto v = int64_t(std::llround(std::sqrt(double(bytes_) / 4.0)));
     if (bytes_ == 0 || bytes_ % 4 != 0 || uint64_t(v) * uint64_t(v) * 4 != bytes_) {
       ::close(fd);
       throw std::runtime_error(path + ": " + std::to_string(bytes_) + " bytes is not V x V int32 for any V");
