@@ -50,9 +50,10 @@ namespace apsp {
 ///   multiple of 4) with wide accesses; `copy_async<N>` + `async_commit` + `async_wait<K>`:
 ///   stage into team scratch asynchronously (a plain copy on the CPU); `recompute_later(v)`:
 ///   v, with what derives from it computed where used (register pressure on a GPU).
-/// - `kAsyncCopies`: copy_async copies without the thread waiting (CUDA's LDGSTS); false: the
-///   tuned product stages through registers instead (register_tiles.hpp), and `settle(v)` keeps
-///   the computation of v where it is written (before the barrier that ends a slice).
+/// - register tiles only: `kAsyncCopies`, whether copy_async copies without the thread waiting
+///   (CUDA's LDGSTS); if not, the tuned product stages through registers instead
+///   (register_tiles.hpp), and `settle(v)` keeps the computation of v where it is written
+///   (before the barrier that ends a slice).
 /// - `kScratchPad`: int32 added to each row of a staged tile (bank-conflict padding).
 /// - `min_plus(c, a, b)`: min(c, a + b), the relaxation; a backend may use a fused
 ///   instruction for it. `min_plus_run<N>(c, a, b)`: c[j] = min_plus(c[j], a, b[j]) for

@@ -133,8 +133,6 @@ struct BackendTraits<Kokkos::Cuda> {
 #endif
     return v;
   }
-  /// Register staging only (kAsyncCopies false): nothing to pin down here.
-  KOKKOS_FORCEINLINE_FUNCTION static void settle(int32_t /*v*/) {}
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
     return __viaddmin_s32(a, b, c);

@@ -37,7 +37,6 @@ struct HostBackendTraits {
   static constexpr int kPairedEntries = 0;  // no pair form: one vpaddd + vpminsd per relaxation
   static constexpr int kChunk = 16;
   static constexpr int kScratchPad = 0;
-  static constexpr bool kAsyncCopies = false;  // (staging is a plain copy)
   static constexpr int kMaxTeamThreads = 1;
   using LaunchBounds = Kokkos::LaunchBounds<>;
   KOKKOS_INLINE_FUNCTION static constexpr int slice_depth(int block) { return block; }
@@ -69,8 +68,6 @@ struct HostBackendTraits {
   KOKKOS_FORCEINLINE_FUNCTION static T recompute_later(T v) {
     return v;
   }
-  /// Register staging only (kAsyncCopies false): nothing to pin down here.
-  KOKKOS_FORCEINLINE_FUNCTION static void settle(int32_t /*v*/) {}
   KOKKOS_FORCEINLINE_FUNCTION static int32_t min_plus(int32_t c, int32_t a, int32_t b) {
     return Impl::portable_min_plus(c, a, b);
   }

@@ -9,7 +9,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS apsp_kokkos apsp_gen apsp_convert apsp_query RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS apsp_core apsp_graph EXPORT apsp_kokkos_targets
+install(TARGETS apsp_core apsp_graph apsp_files EXPORT apsp_kokkos_targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/apsp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY backends/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/apsp/backends FILES_MATCHING PATTERN "*.hpp")

@@ -12,9 +12,11 @@ edges of the graph whose weights sum to the distance).
 import argparse
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import numpy as np
@@ -171,15 +173,39 @@ class Convert(unittest.TestCase):
                 self.assertIn(why, r.stderr)
                 with open(out, "rb") as f:
                     self.assertEqual(f.read(), b"old output")
-                self.assertEqual([n for n in os.listdir(self.d) if "apsp_convert" in n], [])
+                self.assertEqual([n for n in os.listdir(self.d) if n.startswith(".apsp")], [])
         r = run([ARGS.convert, self.path("missing.gr"), self.path("none.bin")])
         self.assertEqual(r.returncode, 1)
         self.assertFalse(os.path.exists(self.path("none.bin")))
         src = self.write("same.txt", "0 1 1\n")
-        r = run([ARGS.convert, src, src])
-        self.assertNotEqual(r.returncode, 0)
+        os.symlink(src, self.path("link.bin"))
+        os.mkdir(self.path("folder"))
+        for out, why in [(src, "same file as"), (self.path("link.bin"), "same file as"), (self.path("folder"), "directory")]:
+            r = run([ARGS.convert, src, out])
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+            self.assertIn(why, r.stderr)
         with open(src) as f:
             self.assertEqual(f.read(), "0 1 1\n")
+        self.assertEqual([n for n in os.listdir(self.d) if n.startswith(".apsp")], [])
+
+    def test_signal_mid_conversion_leaves_nothing(self):
+        fifo = self.path("slow.txt")
+        os.mkfifo(fifo)
+        out = self.path("out.bin")
+        p = subprocess.Popen([ARGS.convert, fifo, out], stderr=subprocess.PIPE, text=True)
+        with open(fifo, "w") as w:  # the converter holds its temporary file while it waits for more
+            w.write("0 1 1\n")
+            w.flush()
+            for _ in range(100):
+                if any(n.startswith(".apsp") for n in os.listdir(self.d)):
+                    break
+                time.sleep(0.05)
+            self.assertTrue(any(n.startswith(".apsp") for n in os.listdir(self.d)))
+            p.send_signal(signal.SIGTERM)
+            p.wait(timeout=30)
+        self.assertEqual(p.returncode, -signal.SIGTERM)
+        self.assertEqual(sorted(os.listdir(self.d)), ["slow.txt"])
 
 
 class Query(unittest.TestCase):

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "apsp/core/constants.hpp"
+#include "apsp/io/edge_list_file.hpp"
 
 namespace apsp {
 
@@ -62,8 +63,8 @@ class LineReader {
       end_ -= begin_;
       begin_ = 0;
       if (end_ == buf_.size())
-        throw ConversionError(path_ + ":" + std::to_string(number_ + 1) + ": line longer than " +
-                              std::to_string(kBufferBytes) + " bytes");
+        throw InputError(path_ + ":" + std::to_string(number_ + 1) + ": line longer than " +
+                         std::to_string(kBufferBytes) + " bytes");
       const ssize_t got = ::read(fd_, buf_.data() + end_, buf_.size() - end_);
       if (got < 0) {
         if (errno == EINTR) continue;
@@ -82,68 +83,6 @@ class LineReader {
   size_t begin_ = 0, end_ = 0;
   bool eof_ = false;
   int64_t number_ = 0;
-};
-
-/// The binary edge list, written to a temporary file beside the target and renamed into place
-/// by commit(); removed if never committed. The header (V, E) is written last.
-class BinaryEdgeWriter {
- public:
-  explicit BinaryEdgeWriter(const std::string& output) : output_(output) {
-    const size_t slash = output.find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "." : output.substr(0, slash == 0 ? 1 : slash);
-    const std::string base = slash == std::string::npos ? output : output.substr(slash + 1);
-    if (base.empty()) throw std::runtime_error(output + ": not a file name");
-    temp_ = dir + "/." + base + ".apsp_convert.XXXXXX";
-    fd_ = ::mkstemp(temp_.data());
-    if (fd_ < 0) throw std::runtime_error(output + ": cannot create a file in " + dir + ": " + errno_text());
-    buf_.reserve(kBufferBytes / sizeof(int32_t));
-    buf_.assign(2, 0);  // the header's place
-  }
-  ~BinaryEdgeWriter() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlink(temp_.c_str());
-  }
-  BinaryEdgeWriter(const BinaryEdgeWriter&) = delete;
-  BinaryEdgeWriter& operator=(const BinaryEdgeWriter&) = delete;
-
-  void edge(int32_t s, int32_t t, int32_t w) {
-    buf_.push_back(s);
-    buf_.push_back(t);
-    buf_.push_back(w);
-    if (buf_.size() + 3 > buf_.capacity()) flush();
-  }
-  void commit(int32_t vertices, int64_t edges) {
-    flush();
-    const int32_t header[2] = {vertices, int32_t(edges)};
-    if (::pwrite(fd_, header, sizeof header, 0) != ssize_t(sizeof header))
-      throw std::runtime_error(output_ + ": write failed: " + errno_text());
-    if (::fchmod(fd_, 0644) != 0 || ::close(fd_) != 0) {
-      fd_ = -1;
-      throw std::runtime_error(output_ + ": cannot finish: " + errno_text());
-    }
-    fd_ = -1;
-    if (::rename(temp_.c_str(), output_.c_str()) != 0)
-      throw std::runtime_error(output_ + ": cannot replace: " + errno_text());
-    committed_ = true;
-  }
-
- private:
-  void flush() {
-    const char* p = reinterpret_cast<const char*>(buf_.data());
-    size_t left = buf_.size() * sizeof(int32_t);
-    while (left > 0) {
-      const ssize_t n = ::write(fd_, p, left);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) throw std::runtime_error(output_ + ": write failed: " + errno_text());
-      p += n;
-      left -= size_t(n);
-    }
-    buf_.clear();
-  }
-  std::string output_, temp_;
-  int fd_ = -1;
-  bool committed_ = false;
-  std::vector<int32_t> buf_;
 };
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
@@ -207,7 +146,7 @@ std::string lower(std::string_view s) {
 class Converter {
  public:
   Converter(const std::string& input, const std::string& output, const TextGraphOptions& options)
-      : input_(input), options_(options), reader_(input), writer_(output) {}
+      : input_(input), options_(options), reader_(input), writer_(output, {input}) {}
 
   ConversionSummary run(TextFormat format) {
     summary_.format = format;
@@ -223,6 +162,7 @@ class Converter {
         break;
     }
     summary_.lines = reader_.number();
+    summary_.edges = writer_.edges();
     if (summary_.vertices < 1) fail(0, "no vertices");
     if (summary_.edges > int64_t(summary_.vertices) * (summary_.vertices - 1))
       fail(0, std::to_string(summary_.edges) +
@@ -233,13 +173,13 @@ class Converter {
       fail(0, "weight " + std::to_string(summary_.max_weight) +
                   " breaks the bound (V - 1) * w < 2^30 - 1 for V = " + std::to_string(summary_.vertices) +
                   " (largest allowed " + std::to_string(max_weight_allowed(summary_.vertices)) + ")");
-    writer_.commit(summary_.vertices, summary_.edges);
+    writer_.commit(summary_.vertices);
     return summary_;
   }
 
  private:
   [[noreturn]] void fail(int64_t line, const std::string& why) const {
-    throw ConversionError(input_ + ":" + std::to_string(line) + ": " + why);
+    throw InputError(input_ + ":" + std::to_string(line) + ": " + why);
   }
   [[noreturn]] void fail(const std::string& why) const { fail(reader_.number(), why); }
 
@@ -290,12 +230,8 @@ class Converter {
     summary_.max_weight = std::max(summary_.max_weight, w);
     summary_.vertices = std::max({summary_.vertices, s + 1, t + 1});
     writer_.edge(s, t, w);
-    ++summary_.edges;
-    if (both) {
-      writer_.edge(t, s, w);
-      ++summary_.edges;
-    }
-    if (summary_.edges > INT32_MAX) fail("more than 2^31 - 1 edges");
+    if (both) writer_.edge(t, s, w);
+    if (writer_.edges() > INT32_MAX) fail("more than 2^31 - 1 edges");
   }
 
   // Matrix Market coordinate: "%%MatrixMarket matrix coordinate FIELD SYMMETRY", comments
@@ -393,7 +329,7 @@ class Converter {
   std::string input_;
   TextGraphOptions options_;
   LineReader reader_;
-  BinaryEdgeWriter writer_;
+  EdgeListFile writer_;
   ConversionSummary summary_;
   int32_t known_vertices_ = 0;  ///< declared by the file's header (0: edge lists, learnt as read)
 };
@@ -430,13 +366,6 @@ TextFormat parse_format_name(const std::string& name) {
 
 ConversionSummary convert_text_graph(const std::string& input, const std::string& output,
                                      const TextGraphOptions& options) {
-  struct stat in {
-  }, out{};
-  if (::stat(input.c_str(), &in) == 0 && ::stat(output.c_str(), &out) == 0 && in.st_dev == out.st_dev &&
-      in.st_ino == out.st_ino)
-    throw std::runtime_error(output + ": is the input file");
-  if (::stat(output.c_str(), &out) == 0 && !S_ISREG(out.st_mode))
-    throw std::runtime_error(output + ": exists and is not a regular file");
   Converter c(input, output, options);
   return c.run(options.format.value_or(format_from_extension(input)));
 }

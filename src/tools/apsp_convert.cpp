@@ -57,7 +57,7 @@ int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape): CLI11 
                     *options.scale, static_cast<long long>(s.rounded));
     }
     return 0;
-  } catch (const apsp::ConversionError& e) {
+  } catch (const apsp::InputError& e) {
     std::fprintf(stderr, "apsp_convert: error: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {

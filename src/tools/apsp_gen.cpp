@@ -16,6 +16,7 @@
 #include <CLI/CLI.hpp>
 
 #include "apsp/graph/random_graph.hpp"
+#include "apsp/io/edge_list_file.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -28,52 +29,9 @@ namespace {
 
 using Rng = apsp::SplitMix64;
 
-class EdgeWriter {
- public:
-  explicit EdgeWriter(const std::string& path) : f_(std::fopen(path.c_str(), "wb")), path_(path) {
-    if (!f_) throw std::runtime_error(path + ": cannot create");
-    int32_t header[2] = {0, 0};
-    put(header, 2);
-  }
-  void edge(int32_t s, int32_t t, int32_t w) {
-    buf_.push_back(s);
-    buf_.push_back(t);
-    buf_.push_back(w);
-    ++count_;
-    if (buf_.size() >= (1u << 20)) flush();
-  }
-  int64_t finish(int32_t vertices) {
-    flush();
-    if (count_ > INT32_MAX) throw std::runtime_error("more than 2^31-1 edges do not fit the format");
-    int32_t header[2] = {vertices, int32_t(count_)};
-    if (std::fseek(f_, 0, SEEK_SET) != 0) throw std::runtime_error(path_ + ": seek failed");
-    put(header, 2);
-    if (std::fclose(f_) != 0) throw std::runtime_error(path_ + ": close failed");
-    f_ = nullptr;
-    return count_;
-  }
-  ~EdgeWriter() {
-    if (f_) std::fclose(f_);
-  }
-
- private:
-  void put(const int32_t* p, size_t n) {
-    if (n == 0) return;  // an empty buffer's data() may be null, which fwrite must not get
-    if (std::fwrite(p, sizeof(int32_t), n, f_) != n) throw std::runtime_error(path_ + ": write failed");
-  }
-  void flush() {
-    put(buf_.data(), buf_.size());
-    buf_.clear();
-  }
-  std::FILE* f_;
-  std::string path_;
-  std::vector<int32_t> buf_;
-  int64_t count_ = 0;
-};
-
 // Bernoulli(p) selection of the ordered pairs (i, j), i != j, of the vertex range
 // [lo, lo + n), by geometric skips: O(edges) work however sparse.
-void random_pairs(EdgeWriter& out, Rng& rng, int64_t lo, int64_t n, double p, int32_t wmin, int32_t wmax) {
+void random_pairs(apsp::EdgeListFile& out, Rng& rng, int64_t lo, int64_t n, double p, int32_t wmin, int32_t wmax) {
   if (n < 2 || p <= 0) return;
   const int64_t pairs = n * (n - 1);
   auto emit = [&](int64_t idx) {
@@ -119,7 +77,7 @@ int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape)
 
   try {
     Rng rng{seed * 0x2545f4914f6cdd1dULL + 12345};
-    EdgeWriter out(output);
+    apsp::EdgeListFile out(output);
     if (shape == "chain") {
       for (int64_t i = 0; i + 1 < vertices; ++i) out.edge(int32_t(i), int32_t(i + 1), rng.between(wmin, wmax));
     } else if (shape == "complete") {
@@ -151,7 +109,8 @@ int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape)
         random_pairs(out, rng, lo, hi - lo, within > 0 ? double(edges) / within : 0.0, wmin, wmax);
       }
     }
-    const int64_t written = out.finish(int32_t(vertices));
+    out.commit(int32_t(vertices));
+    const int64_t written = out.edges();
     std::fprintf(stderr, "apsp_gen: %s: V=%lld E=%lld shape=%s seed=%llu\n", output.c_str(),
                  static_cast<long long>(vertices), static_cast<long long>(written), shape.c_str(),
                  static_cast<unsigned long long>(seed));

@@ -23,9 +23,11 @@
 #include <string>
 #include <vector>
 
+#include "apsp/core/constants.hpp"
+
 namespace {
 
-constexpr int32_t kInf = 1073741823;  // ../shared/spec.md
+using apsp::kInf;
 
 /// A read-only mapping of a V x V int32 matrix.
 class MatrixFile {

@@ -6,8 +6,9 @@
 
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
+
+#include "apsp/core/errors.hpp"
 
 namespace apsp {
 
@@ -30,23 +31,18 @@ struct ConversionSummary {
   int64_t rounded = 0;  ///< real weights that were not integers after scaling
 };
 
-/// A malformed or out-of-bounds input: "FILE:LINE: reason" (LINE 0: the file as a whole).
-class ConversionError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 /// The format a path's extension names (.mtx, .gr; anything else an edge list).
 TextFormat format_from_extension(const std::string& path);
 const char* format_name(TextFormat f);
 /// "mtx", "gr", "edges" -> the format; throws std::invalid_argument otherwise.
 TextFormat parse_format_name(const std::string& name);
 
-/// Converts `input` to the binary edge list `output`, written to a temporary file beside it and
-/// renamed when complete (nothing is left behind on failure; an existing `output` is replaced
-/// only then). Self-loops are dropped, repeated edges kept (the solver keeps the lightest).
-/// Throws ConversionError for a malformed line or a rule of the format broken, std::runtime_error
-/// for I/O failures.
+/// Converts `input` to the binary edge list `output`, written as every output of the project is
+/// (io/edge_list_file.hpp: nothing left behind on failure; an existing `output` replaced only
+/// when complete). Self-loops are dropped, repeated edges kept (the solver keeps the lightest).
+/// Throws InputError for a malformed line or a rule of the format broken ("FILE:LINE: reason",
+/// LINE 0 for the file as a whole) and for an output the rules refuse (the input itself, a
+/// directory, ...); std::runtime_error for I/O failures.
 ConversionSummary convert_text_graph(const std::string& input, const std::string& output,
                                      const TextGraphOptions& options);
 

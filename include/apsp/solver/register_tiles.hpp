@@ -44,7 +44,7 @@ struct RegisterTiles {
       // barrier ending it closed). One barrier per slice; the last slice loads nothing.
       // Without settle(), hipcc moved the relaxation's arithmetic past the barrier (its results
       // are used only in the next slice), so that the loads were waited for at once.
-      constexpr int kRuns = tuned_runs<Traits>();
+      constexpr int kRuns = ProductShape<Traits, Block, Slice>{}.runs();  // a fixed shape's: a constant
       copies.issue(slices, a, bk, ld, sh);
       team.team_barrier();
       for (int i = 0; i + 1 < n; ++i) {

@@ -67,27 +67,20 @@ struct ProductShape {
   Block B;
   Slice S;
   static constexpr int W = Traits::kChunk;
-  KOKKOS_FORCEINLINE_FUNCTION int threads() const { return ThreadTile<Traits>::count(int(B)); }
+  KOKKOS_FORCEINLINE_FUNCTION constexpr int threads() const { return ThreadTile<Traits>::count(int(B)); }
   KOKKOS_FORCEINLINE_FUNCTION auto ap() const { return SliceLayout<Traits>::a_pitch(int(S)); }
   KOKKOS_FORCEINLINE_FUNCTION auto bp() const { return SliceLayout<Traits>::b_pitch(int(B)); }
   /// int32 per slice buffer: A's B rows of S pivots, then Bk's S rows of B.
   KOKKOS_FORCEINLINE_FUNCTION int b_offset() const { return int(B) * int(ap()); }
   KOKKOS_FORCEINLINE_FUNCTION int buffer() const { return b_offset() + int(S) * int(bp()); }
   /// Runs of W int32 per row of each operand slice, and the rows between one thread's runs.
-  KOKKOS_FORCEINLINE_FUNCTION int a_row_runs() const { return int(S) / W; }
-  KOKKOS_FORCEINLINE_FUNCTION int b_row_runs() const { return int(B) / W; }
-  KOKKOS_FORCEINLINE_FUNCTION int a_rows_apart() const { return threads() / a_row_runs(); }
-  KOKKOS_FORCEINLINE_FUNCTION int b_rows_apart() const { return threads() / b_row_runs(); }
+  KOKKOS_FORCEINLINE_FUNCTION constexpr int a_row_runs() const { return int(S) / W; }
+  KOKKOS_FORCEINLINE_FUNCTION constexpr int b_row_runs() const { return int(B) / W; }
+  KOKKOS_FORCEINLINE_FUNCTION constexpr int a_rows_apart() const { return threads() / a_row_runs(); }
+  KOKKOS_FORCEINLINE_FUNCTION constexpr int b_rows_apart() const { return threads() / b_row_runs(); }
   /// Runs each thread copies of each operand: B S / W over B^2 / 64 threads (2 at B = 128).
-  KOKKOS_FORCEINLINE_FUNCTION int runs() const { return int(B) * a_row_runs() / threads(); }
+  KOKKOS_FORCEINLINE_FUNCTION constexpr int runs() const { return int(B) * a_row_runs() / threads(); }
 };
-
-/// runs() of the backend's tuned shape (B = kMaxBlock, S = its slice depth), as a constant.
-template <class Traits>
-constexpr int tuned_runs() {
-  constexpr int B = Traits::kMaxBlock, S = Traits::slice_depth(B);
-  return B * (S / Traits::kChunk) / ((B / Traits::kTileRows) * (B / Traits::kTileCols));
-}
 
 /// int32 of one slice buffer (ProductShape::buffer).
 template <class Traits>

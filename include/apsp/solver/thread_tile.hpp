@@ -30,7 +30,7 @@ struct ThreadTile {
   int32_t acc[R][C];
 
   /// Thread tiles per B x B tile.
-  KOKKOS_FORCEINLINE_FUNCTION static int count(int B) { return (B / R) * (B / C); }
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int count(int B) { return (B / R) * (B / C); }
 
   /// `Block`: int, or a compile-time Fixed<N> (the divisions then fold away).
   template <class Block>
