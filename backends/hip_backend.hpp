@@ -74,6 +74,7 @@ struct HipBackendTraits {
   /// that the compiler cannot always prove. (GCC vector types: the host tests compile this too.)
   template <int N>
   KOKKOS_FORCEINLINE_FUNCTION static void copy_run(int32_t* dst, const int32_t* src) {
+#if !defined(__CUDACC__)  // nvcc (the host tests of a CUDA build) takes no vector types in device code
     if constexpr (N % 4 == 0) {
       using V4 = int32_t __attribute__((vector_size(16)));
       APSP_UNROLL
@@ -81,22 +82,28 @@ struct HipBackendTraits {
         const V4 v = reinterpret_cast<const V4*>(src)[q];
         dst[4 * q] = v[0], dst[4 * q + 1] = v[1], dst[4 * q + 2] = v[2], dst[4 * q + 3] = v[3];
       }
+      return;
     } else if constexpr (N == 2) {
       using V2 = int32_t __attribute__((vector_size(8)));
       const V2 v = *reinterpret_cast<const V2*>(src);
       dst[0] = v[0], dst[1] = v[1];
-    } else {
-      for (int j = 0; j < N; ++j) dst[j] = src[j];
+      return;
     }
+#endif
+    for (int j = 0; j < N; ++j) dst[j] = src[j];
   }
   /// The same, to memory (ds_write_b128, global_store_dwordx4).
   template <int N>
   KOKKOS_FORCEINLINE_FUNCTION static void store_run(int32_t* dst, const int32_t* src) {
     static_assert(N % 4 == 0, "runs of whole 16-byte words");
+#if !defined(__CUDACC__)
     using V4 = int32_t __attribute__((vector_size(16)));
     APSP_UNROLL
     for (int q = 0; q < N / 4; ++q)
       reinterpret_cast<V4*>(dst)[q] = V4{src[4 * q], src[4 * q + 1], src[4 * q + 2], src[4 * q + 3]};
+#else
+    for (int j = 0; j < N; ++j) dst[j] = src[j];
+#endif
   }
   /// No asynchronous copy (see the file comment): a plain copy, for the first slice and the
   /// general shapes.

@@ -626,6 +626,10 @@ class SelfCheckAndRecords(unittest.TestCase):
                 r = json.load(f)
             self.assertEqual(r["program"]["name"], "apsp_kokkos")
             self.assertRegex(r["program"]["git_hash"], r"^[0-9a-f]{7,}|unknown$")
+            # What the host code was tuned for, word for word in the record and the banner (a
+            # compiler wrapper once dropped the spaces of the build's definition).
+            self.assertRegex(r["program"]["host_code"], r"^(portable \(no -march, |-march=native on \S)")
+            self.assertIn("host code: " + r["program"]["host_code"] + "\n", p.stderr)
             self.assertIn(r["kokkos"]["backend"], backends())
             self.assertRegex(r["kokkos"]["version"], r"^\d+\.\d+\.\d+$")
             self.assertEqual(r["mpi"]["ranks"], 1)

@@ -18,9 +18,9 @@
 #include "apsp/solver/register_tiles.hpp"
 #include "backend_traits.hpp"
 
-namespace {
-
-using apsp::Impl::Fixed;
+// Outside the unnamed namespace: nvcc's device pass, which compiles the barrier out, would
+// otherwise warn that arrive_and_wait() is never referenced.
+namespace register_tiles_test {
 
 /// A team of host threads: team_rank() and team_barrier(), all that register_tiles.hpp asks of a team.
 class HostTeam {
@@ -44,8 +44,14 @@ class HostTeam {
     }
   };
   HostTeam(int rank, Barrier* barrier) : rank_(rank), barrier_(barrier) {}
-  int team_rank() const { return rank_; }
-  void team_barrier() const { barrier_->arrive_and_wait(); }
+  // Host and device functions like the tile code that calls them (a CUDA build compiles this
+  // file with nvcc); they only ever run on the host.
+  KOKKOS_INLINE_FUNCTION int team_rank() const { return rank_; }
+  KOKKOS_INLINE_FUNCTION void team_barrier() const {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    barrier_->arrive_and_wait();
+#endif
+  }
 
   /// Runs f(team) on `threads` threads, one team.
   template <class F>
@@ -61,6 +67,14 @@ class HostTeam {
   int rank_;
   Barrier* barrier_;
 };
+
+}  // namespace register_tiles_test
+
+namespace {
+
+using apsp::Impl::Fixed;
+using register_tiles_test::HostTeam;
+
 
 template <class Traits>
 struct Shape {
