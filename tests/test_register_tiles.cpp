@@ -75,7 +75,6 @@ namespace {
 using apsp::Impl::Fixed;
 using register_tiles_test::HostTeam;
 
-
 template <class Traits>
 struct Shape {
   using Ops = apsp::Impl::RegisterTiles<Traits>;
