@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """The Spack recipe (packaging/spack_repo/apsp/packages/apsp_kokkos/package.py) without Spack:
-Spack itself cannot be had on the machines this suite runs on, so its package API is stood in
-for by the few names the recipe uses. Checks that the recipe loads, that every variant it reads
+Spack itself is not installed where this suite runs (packaging/README.md says how the recipe
+was checked with Spack), so its package API is stood in for by the few names the recipe uses. Checks that the recipe loads, that every variant it reads
 is declared, and that the CMake arguments it gives for each combination of variants are the
 project's options (with the Kokkos compiler for +cuda)."""
 import importlib.util
@@ -77,8 +77,13 @@ class Recipe(unittest.TestCase):
     def test_variants_and_dependencies(self):
         self.assertTrue({"serial", "openmp", "mpi", "nccl", "native"} <= self.variants)
         deps = [args[0] for name, args, _ in DIRECTIVES if name == "depends_on"]
-        for needed in ("kokkos@3.4:", "mpi", "cli11", "nlohmann-json", "kokkos+cuda cuda_arch=90"):
+        for needed in ("kokkos@3.4:", "mpi", "cli11", "nlohmann-json", "kokkos+cuda cuda_arch=90", "nccl cuda_arch=90"):
             self.assertIn(needed, deps)
+        # The GPU named once reaches every CUDA dependency (Spack's NCCL refuses cuda_arch=none,
+        # and without this the concretizer quietly turned +nccl off).
+        conditional = {(args[0], kw.get("when")) for name, args, kw in DIRECTIVES if name == "depends_on"}
+        for arch in ("80", "90"):
+            self.assertIn((f"nccl cuda_arch={arch}", f"+nccl cuda_arch={arch}"), conditional)
 
     def test_cmake_arguments_for_every_combination(self):
         for cuda, mpi, nccl, native in itertools.product((False, True), repeat=4):

@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Spack recipe for apsp_kokkos (Spack 1.x package API, as the builtin recipes of ArborX and
-# ExaCA). The backends are Kokkos': each variant below asks the Kokkos it is built against for
-# that backend. Built from a checkout (packaging/README.md).
-from spack_repo.builtin.build_systems.cmake import CMakePackage
-from spack_repo.builtin.build_systems.cuda import CudaPackage
-
+# ExaCA; Spack 0.2x loads it too). The backends are Kokkos': each variant below asks the
+# Kokkos it is built against for that backend. Built from a checkout (packaging/README.md).
 from spack.package import *
+
+try:  # Spack 1.x: the build systems live in the builtin package repository
+    from spack_repo.builtin.build_systems.cmake import CMakePackage
+    from spack_repo.builtin.build_systems.cuda import CudaPackage
+except ImportError:  # Spack 0.2x: spack.package provides them
+    pass
 
 
 class ApspKokkos(CMakePackage, CudaPackage):
@@ -30,8 +33,10 @@ class ApspKokkos(CMakePackage, CudaPackage):
     depends_on("kokkos@3.4:")
     depends_on("kokkos+serial", when="+serial")
     depends_on("kokkos+openmp", when="+openmp")
+    # The GPU named once reaches Kokkos and NCCL alike (NCCL refuses cuda_arch=none).
     for arch in CudaPackage.cuda_arch_values:
         depends_on(f"kokkos+cuda cuda_arch={arch}", when=f"+cuda cuda_arch={arch}")
+        depends_on(f"nccl cuda_arch={arch}", when=f"+nccl cuda_arch={arch}")
     conflicts("+cuda", when="cuda_arch=none", msg="name the GPU: cuda_arch=90 for H100/H200")
     # Kokkos 4.6 and older do not compile with CUDA 13 (runtime API changes).
     conflicts("^kokkos@:4.6", when="+cuda ^cuda@13:")
