@@ -74,7 +74,19 @@ int report_failure(const std::exception& e, const apsp::mpi::Runtime& mpi) {
 int main(int argc, char* argv[]) {
   apsp::process_start();                   // the run's clock starts with the process
   apsp::cli::share_node_before_mpi(argv);  // may start the program again, on this rank's CPUs
-  apsp::mpi::Runtime mpi(&argc, &argv);    // finalised last
+  // srun with an MPI that cannot reach Slurm's process manager: every task would be a world of
+  // its own and solve (and write) the whole problem, or the MPI library would abort in MPI_Init.
+  const auto unreachable_process_manager = [] {
+    std::fprintf(stderr,
+                 "apsp_kokkos: error: started as one of %d tasks, but MPI sees this process alone (the MPI library "
+                 "cannot reach the launcher's process manager); under Slurm use srun --mpi=pmix (or pmi2), or "
+                 "mpirun\n",
+                 apsp::mpi::launched_world_size());
+    return 2;
+  };
+  if (apsp::mpi::built_with_mpi() && apsp::mpi::slurm_step_without_process_manager())
+    return unreachable_process_manager();
+  apsp::mpi::Runtime mpi(&argc, &argv);  // finalised last
   if (!mpi.active() && apsp::mpi::launched_world_size() > 1) {
     std::fprintf(stderr,
                  "apsp_kokkos: error: started as one of %d MPI processes, but this build has no MPI (configure with "
@@ -82,16 +94,7 @@ int main(int argc, char* argv[]) {
                  apsp::mpi::launched_world_size());
     return 2;
   }
-  if (mpi.active() && mpi.size() == 1 && apsp::mpi::launched_world_size() > 1) {
-    // srun with an MPI that cannot reach Slurm's process manager: every task is a world of
-    // its own and would solve (and write) the whole problem.
-    std::fprintf(stderr,
-                 "apsp_kokkos: error: started as one of %d tasks, but MPI sees this process alone (the MPI library "
-                 "cannot reach the launcher's process manager); under Slurm use srun --mpi=pmix (or pmi2), or "
-                 "mpirun\n",
-                 apsp::mpi::launched_world_size());
-    return 2;
-  }
+  if (mpi.active() && mpi.size() == 1 && apsp::mpi::launched_world_size() > 1) return unreachable_process_manager();
   const bool rank0 = mpi.rank() == 0;                                             // rank 0 speaks for the job
   const std::string binding = apsp::cli::choose_thread_binding(argc, argv, mpi);  // before OpenMP starts
   if (const char* bind = std::getenv("OMP_PROC_BIND"); bind != nullptr && std::string(bind) != "false") {

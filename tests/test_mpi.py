@@ -309,6 +309,58 @@ class SlurmVariables(unittest.TestCase):
             self.assertEqual(os.listdir(tmp), ["o"])
 
 
+def slurm_is_up():
+    """True when srun can reach a Slurm controller with a node of two CPUs or more that takes jobs."""
+    if shutil.which("srun") is None or shutil.which("sinfo") is None:
+        return False
+    try:
+        p = subprocess.run(["sinfo", "-h", "-o", "%T %c"], capture_output=True, text=True, timeout=10)
+    except subprocess.TimeoutExpired:
+        return False
+    return p.returncode == 0 and any(l.split()[0] in ("idle", "mixed") and int(l.split()[1]) >= 2
+                                     for l in p.stdout.splitlines() if len(l.split()) == 2)
+
+
+class RealSrun(unittest.TestCase):
+    """Launched by Slurm itself where a Slurm cluster answers (skipped elsewhere): srun
+    --mpi=pmix starts MPI, the ranks take the CPUs Slurm bound them to, and the output is the
+    one a single process writes; srun --mpi=none is refused by every task with one line."""
+
+    def setUp(self):
+        if ARGS.np != 1:
+            self.skipTest("runs once, with the 1-rank tests")
+        if not slurm_is_up():
+            self.skipTest("no Slurm cluster answers here (srun, sinfo)")
+
+    def test_srun_pmix_matches_one_process(self):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMI", "SLURM", "OMP_"))}
+        with tempfile.TemporaryDirectory() as tmp:
+            g, record = os.path.join(tmp, "g.bin"), os.path.join(tmp, "r.json")
+            subprocess.run([ARGS.gen, "-n", "700", "-e", "30000", "--seed", "9", g], check=True, capture_output=True)
+            single("--quiet", "--no-verify", g, os.path.join(tmp, "one"))
+            p = subprocess.run(["srun", "-n", "2", "--mpi=pmix", ARGS.exe, "--json", record, g, os.path.join(tmp, "two")],
+                               capture_output=True, text=True, env=env, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(tmp, "one"), "rb") as a, open(os.path.join(tmp, "two"), "rb") as b:
+                self.assertTrue(a.read() == b.read())
+            with open(record) as f:
+                r = json.load(f)
+            self.assertEqual((r["mpi"]["ranks"], r["verify"]["verdict"]), (2, "PASSED"))
+            sets = [set(expand(c)) for c in r["cpus_per_process"]]
+            self.assertTrue(all(sets) and not sets[0] & sets[1], r["cpus_per_process"])
+
+    def test_srun_without_a_process_manager_is_refused(self):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMI", "SLURM"))}
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.run(["srun", "-n", "2", "--mpi=none", ARGS.exe, "--generate", "50", os.path.join(tmp, "o")],
+                               capture_output=True, text=True, env=env, timeout=300)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertEqual(error_lines(p.stderr), 2 * [
+                "apsp_kokkos: error: started as one of 2 tasks, but MPI sees this process alone (the MPI library "
+                "cannot reach the launcher's process manager); under Slurm use srun --mpi=pmix (or pmi2), or mpirun"])
+            self.assertEqual(os.listdir(tmp), [])
+
+
 class GeneratedGraph(unittest.TestCase):
     def test_each_rank_makes_its_rows_of_apsp_gens_graph(self):
         """--generate under MPI: each rank makes only the edges out of its own rows; the file

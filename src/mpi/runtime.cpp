@@ -46,6 +46,16 @@ bool built_with_mpi() {
 #endif
 }
 
+bool slurm_step_without_process_manager() {
+  if (env_int("SLURM_STEP_NUM_TASKS") <= 1) return false;
+  if (const char* type = std::getenv("SLURM_MPI_TYPE"); type != nullptr && std::strcmp(type, "none") != 0) return false;
+  for (char** e = environ; *e != nullptr; ++e)
+    if (std::strncmp(*e, "PMI_", 4) == 0 || std::strncmp(*e, "PMIX_", 5) == 0 ||
+        std::strncmp(*e, "OMPI_COMM_WORLD", 15) == 0)
+      return false;
+  return true;
+}
+
 int launched_world_size() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS", "SLURM_STEP_NUM_TASKS"})
     if (const int n = env_int(name); n > 0) return n;

@@ -16,6 +16,12 @@ bool built_with_mpi();
 /// MPICH/Hydra, PMI, Slurm); 1 when the process was started on its own.
 int launched_world_size();
 
+/// A task of an srun step of several tasks that was given no process manager to reach (srun
+/// --mpi=none, often Slurm's default): no PMI or PMIx variable in its environment. MPI_Init
+/// would then abort inside the MPI library (Open MPI: a dozen lines) or make each task a world
+/// of its own.
+bool slurm_step_without_process_manager();
+
 /// This process's place among the processes a launcher started on its node, from the
 /// launcher's environment (Open MPI, MPICH/Hydra, Slurm), before MPI is initialised; size 0
 /// when the environment does not say.
