@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Host code tuning: portable by default, -march=native on request (APSP_NATIVE). Defines for
-# `target` APSP_HOST_TUNING (a line for the banner and the record, in a generated header) and, for a native build on
-# x86, APSP_NEEDS_<EXTENSION> for each extension -march=native turns on, which
-# src/core/cpu_check.cpp (compiled for plain x86-64 itself) checks at start-up.
+# `target` APSP_HOST_TUNING (a line for the banner and the record, in a generated header) and,
+# for a native build on x86, APSP_NEEDS_<EXTENSION> for each extension -march=native turns on,
+# which src/core/cpu_check.cpp (compiled for plain x86-64 itself) checks at start-up.
 function(apsp_host_tuning target)
   set(tuning "portable (no -march, APSP_NATIVE=ON tunes for the building machine)")
   set(needs "")

@@ -47,6 +47,7 @@ bool built_with_mpi() {
 }
 
 bool slurm_step_without_process_manager() {
+#if defined(OPEN_MPI)
   if (env_int("SLURM_STEP_NUM_TASKS") <= 1) return false;
   if (const char* type = std::getenv("SLURM_MPI_TYPE"); type != nullptr && std::strcmp(type, "none") != 0) return false;
   for (char** e = environ; *e != nullptr; ++e)
@@ -54,6 +55,12 @@ bool slurm_step_without_process_manager() {
         std::strncmp(*e, "OMPI_COMM_WORLD", 15) == 0)
       return false;
   return true;
+#else
+  // Other MPIs may reach Slurm through its PMI-1 library, which needs no variable (MPICH or
+  // MVAPICH built --with-pmi=slurm under srun --mpi=none); the check after MPI_Init catches
+  // the ones that cannot.
+  return false;
+#endif
 }
 
 int launched_world_size() {

@@ -16,10 +16,9 @@ bool built_with_mpi();
 /// MPICH/Hydra, PMI, Slurm); 1 when the process was started on its own.
 int launched_world_size();
 
-/// A task of an srun step of several tasks that was given no process manager to reach (srun
-/// --mpi=none, often Slurm's default): no PMI or PMIx variable in its environment. MPI_Init
-/// would then abort inside the MPI library (Open MPI: a dozen lines) or make each task a world
-/// of its own.
+/// In a build with Open MPI, a task of an srun step of several tasks that was given no
+/// process manager to reach (srun --mpi=none, often Slurm's default): no PMI or PMIx variable
+/// in its environment, and Open MPI would abort inside MPI_Init with a dozen lines.
 bool slurm_step_without_process_manager();
 
 /// This process's place among the processes a launcher started on its node, from the
