@@ -8,8 +8,8 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
-#include "apsp/core/errors.hpp"
 #include "apsp/io/output_path.hpp"
 #include "apsp/io/temp_file.hpp"
 #include "path_parts.hpp"
@@ -27,19 +27,9 @@ EdgeListFile::EdgeListFile(const std::string& path, const std::vector<std::strin
   buf_.reserve(kBufferInts);
   buf_.assign(kNoHeader, kNoHeader + 2);
   if (target.discard) return;
-  const std::string dir = Impl::directory_of(path_);
-  remove_stale_temp_files(dir);  // left by runs that were killed (kill -9) before they could
-  // Registered for removal before it exists, so that no signal can find it unregistered.
-  for (int attempt = 0; fd_ < 0; ++attempt) {
-    temp_ = temp_file_name(dir);
-    remove_on_signal(temp_);
-    fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd_ < 0 && (errno != EEXIST || attempt == 100)) {
-      const int error = errno;
-      remove_on_signal("");
-      throw InputError(path + ": cannot create output: " + std::strerror(error));
-    }
-  }
+  TempFile t = create_temp_file(Impl::directory_of(path_), path, O_WRONLY, 0644);
+  fd_ = t.fd;
+  temp_ = std::move(t.path);
 }
 
 EdgeListFile::~EdgeListFile() {

@@ -12,9 +12,9 @@
 #include <numeric>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
-#include "apsp/core/errors.hpp"
 #include "apsp/core/sizes.hpp"
 #include "apsp/io/temp_file.hpp"
 #include "path_parts.hpp"
@@ -42,19 +42,9 @@ void write_all(int fd, const char* p, size_t bytes, off_t offset, const std::str
 
 OutputFile::OutputFile(const std::string& path, int64_t cols, int threads)
     : path_(path), cols_(cols), threads_(std::max(1, threads)) {
-  const std::string dir = directory_of(path);
-  remove_stale_temp_files(dir);  // left by runs that were killed (kill -9) before they could
-  // Registered for removal before it exists, so that no signal can find it unregistered.
-  for (int attempt = 0; fd_ < 0; ++attempt) {
-    temp_path_ = temp_file_name(dir);
-    remove_on_signal(temp_path_);
-    fd_ = ::open(temp_path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd_ < 0 && (errno != EEXIST || attempt == 100)) {
-      const int error = errno;
-      remove_on_signal("");
-      throw InputError(path + ": cannot create output: " + std::strerror(error));
-    }
-  }
+  TempFile t = create_temp_file(directory_of(path), path, O_RDWR, 0600);
+  fd_ = t.fd;
+  temp_path_ = std::move(t.path);
   ::fchmod(
       fd_, 0644 & ~[] {
         mode_t m = ::umask(0);

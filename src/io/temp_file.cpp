@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "apsp/io/temp_file.hpp"
 
+#include "apsp/core/errors.hpp"
 #include "apsp/core/process_clock.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -96,6 +98,23 @@ void remove_on_signal(const std::string& path) {
   if (path.empty() || path.size() >= sizeof g_path) return;
   std::memcpy(g_path, path.c_str(), path.size() + 1);
   g_live.store(true);
+}
+
+TempFile create_temp_file(const std::string& dir, const std::string& target, int flags, unsigned mode) {
+  remove_stale_temp_files(dir);  // left by runs that were killed (kill -9) before they could
+  // Registered for removal before it exists, so that no signal can find it unregistered.
+  TempFile t;
+  for (int attempt = 0; t.fd < 0; ++attempt) {
+    t.path = temp_file_name(dir);
+    remove_on_signal(t.path);
+    t.fd = ::open(t.path.c_str(), O_CREAT | O_EXCL | O_CLOEXEC | flags, mode_t(mode));
+    if (t.fd < 0 && (errno != EEXIST || attempt == 100)) {
+      const int error = errno;
+      remove_on_signal("");
+      throw InputError(target + ": cannot create output: " + std::strerror(error));
+    }
+  }
+  return t;
 }
 
 }  // namespace apsp

@@ -22,6 +22,17 @@ std::string temp_file_name(const std::string& dir);
 /// whose process id now belongs to a process started at another time). Returns how many.
 int remove_stale_temp_files(const std::string& dir);
 
+/// A temporary file created for an output: its descriptor and path.
+struct TempFile {
+  int fd = -1;
+  std::string path;
+};
+
+/// Creates a new temporary file in `dir` for the output `target`, after removing the stale
+/// ones a killed run left there: O_CREAT | O_EXCL | O_CLOEXEC | `flags`, permissions `mode`,
+/// registered with remove_on_signal() before it exists. Throws InputError naming `target`.
+TempFile create_temp_file(const std::string& dir, const std::string& target, int flags, unsigned mode);
+
 /// Makes `path` the file removed when a signal ends the process (HUP, INT, QUIT, TERM, USR1,
 /// USR2, PIPE, ALRM, XCPU, XFSZ, VTALRM, PROF): it is removed, then the signal takes its
 /// default course. One file per process; an empty path forgets it.
