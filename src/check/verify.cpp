@@ -7,7 +7,10 @@
 #include <chrono>
 #include <queue>
 #include <random>
+#include <stdexcept>
 #include <thread>
+#include <tuple>
+#include <utility>
 
 #include "apsp/core/constants.hpp"
 
@@ -52,7 +55,9 @@ void for_each_edge(const GraphFile& g, F&& f) {
   }
 }
 
-Csr build_csr(const GraphFile& g) {
+// `sorted`: each vertex's edges in order of (destination, weight), so that edge_weight can
+// look an edge up (the predecessor walk).
+Csr build_csr(const GraphFile& g, bool sorted = false) {
   const int64_t v = g.vertices();
   std::vector<int64_t> offset(size_t(v + 1), 0);
   for_each_edge(g, [&](int32_t s, int32_t t, int32_t) {
@@ -68,6 +73,17 @@ Csr build_csr(const GraphFile& g) {
     dst[size_t(at)] = t;
     w[size_t(at)] = weight;
   });
+  if (sorted) {
+    std::vector<std::pair<int32_t, int32_t>> row;
+    for (int64_t u = 0; u < v; ++u) {
+      row.clear();
+      for (int64_t i = offset[size_t(u)]; i < offset[size_t(u + 1)]; ++i)
+        row.emplace_back(dst[size_t(i)], w[size_t(i)]);
+      std::sort(row.begin(), row.end());
+      for (size_t i = 0; i < row.size(); ++i)
+        std::tie(dst[size_t(offset[size_t(u)]) + i], w[size_t(offset[size_t(u)]) + i]) = row[i];
+    }
+  }
 #if defined(APSP_HAVE_KOKKOS_KERNELS)
   Csr::row_map_type::non_const_type row_map("apsp::verify::row_map", size_t(v + 1));
   Csr::index_type::non_const_type entries("apsp::verify::entries", size_t(nnz));
@@ -108,6 +124,106 @@ std::vector<int32_t> dijkstra(const Csr& csr, int64_t source) {
   return out;
 }
 
+// The lightest edge u -> t in a sorted CSR (build_csr(g, true)), or -1 when there is none.
+int64_t edge_weight(const Csr& csr, int64_t u, int32_t t) {
+  int64_t lo = row_begin(csr, u), hi = row_begin(csr, u + 1);
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (column(csr, mid) < t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < row_begin(csr, u + 1) && column(csr, lo) == t ? weight(csr, lo) : -1;
+}
+
+// Dijkstra on (distance, edges) in lexicographic order, then the tie rule's predecessor of
+// each vertex: the smallest u with an edge u -> t on which both are tight.
+struct PathRow {
+  std::vector<int32_t> distance, predecessor;
+};
+PathRow dijkstra_paths(const Csr& csr, int64_t source) {
+  const int64_t v = rows(csr);
+  using Cost = std::pair<int64_t, int64_t>;  // (distance, edges)
+  const Cost none{INT64_MAX, INT64_MAX};
+  std::vector<Cost> cost(size_t(v), none);
+  using Item = std::pair<Cost, int32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+  cost[size_t(source)] = {0, 0};
+  heap.push({{0, 0}, int32_t(source)});
+  while (!heap.empty()) {
+    const auto [cu, u] = heap.top();
+    heap.pop();
+    if (cu != cost[size_t(u)]) continue;
+    for (int64_t i = row_begin(csr, u); i < row_begin(csr, u + 1); ++i) {
+      const int32_t t = column(csr, i);
+      const Cost c{cu.first + weight(csr, i), cu.second + 1};
+      if (c < cost[size_t(t)]) {
+        cost[size_t(t)] = c;
+        heap.push({c, t});
+      }
+    }
+  }
+  PathRow out{std::vector<int32_t>(size_t(v), kInf), std::vector<int32_t>(size_t(v), -1)};
+  for (int64_t u = 0; u < v; ++u) {
+    if (cost[size_t(u)] == none) continue;
+    out.distance[size_t(u)] = int32_t(cost[size_t(u)].first);
+    for (int64_t i = row_begin(csr, u); i < row_begin(csr, u + 1); ++i) {
+      const int32_t t = column(csr, i);
+      const Cost c{cost[size_t(u)].first + weight(csr, i), cost[size_t(u)].second + 1};
+      int32_t& p = out.predecessor[size_t(t)];
+      if (t != source && c == cost[size_t(t)] && (p < 0 || u < p)) p = int32_t(u);
+    }
+  }
+  return out;
+}
+
+// Walks the predecessor chains of row `s` (distances `d`, already equal to the reference's):
+// every hop an edge of the graph, the weights summing to the distance, every chain ending at s;
+// then the tie rule. Returns the first mismatch, or "".
+std::string walk_predecessors(const Csr& csr, int64_t s, const std::vector<int32_t>& d,
+                              const std::vector<int32_t>& pred, const std::vector<int32_t>& rule) {
+  const int64_t v = int64_t(d.size());
+  auto at = [&](int64_t t) {
+    return "pred(" + std::to_string(s) + ", " + std::to_string(t) + ") = " + std::to_string(pred[size_t(t)]);
+  };
+  // The length of the path the chain from t describes, once known (-1: not yet, -2: on the walk now).
+  std::vector<int64_t> length(size_t(v), -1);
+  length[size_t(s)] = 0;
+  if (pred[size_t(s)] != -1) return at(s) + ", expected -1 at the source";
+  std::vector<int64_t> chain;
+  for (int64_t t0 = 0; t0 < v; ++t0) {
+    if (d[size_t(t0)] >= kInf) {
+      if (pred[size_t(t0)] != -1) return at(t0) + ", but " + std::to_string(t0) + " is unreachable (expected -1)";
+      continue;
+    }
+    chain.clear();
+    int64_t t = t0;
+    while (length[size_t(t)] == -1) {  // down the chain to a vertex whose length is known
+      const int32_t p = pred[size_t(t)];
+      if (p < 0 || p >= v || p == t) return at(t) + ", not a vertex before " + std::to_string(t);
+      length[size_t(t)] = -2;
+      chain.push_back(t);
+      t = p;
+    }
+    if (length[size_t(t)] == -2) return at(t) + ": the predecessors make a cycle through " + std::to_string(t);
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {  // back up, adding each hop
+      const int64_t u = *it, p = pred[size_t(u)];
+      const int64_t w = edge_weight(csr, p, int32_t(u));
+      if (w < 0) return at(u) + ", but the graph has no edge " + std::to_string(p) + " -> " + std::to_string(u);
+      length[size_t(u)] = length[size_t(p)] + w;
+      if (length[size_t(u)] != d[size_t(u)])
+        return at(u) + ": that path from " + std::to_string(s) + " weighs " + std::to_string(length[size_t(u)]) +
+               ", d = " + std::to_string(d[size_t(u)]);
+    }
+  }
+  for (int64_t t = 0; t < v; ++t)
+    if (pred[size_t(t)] != rule[size_t(t)])
+      return at(t) + ", a shortest path, but the tie rule (fewest edges, then the smallest predecessor) gives " +
+             std::to_string(rule[size_t(t)]);
+  return "";
+}
+
 }  // namespace
 
 std::vector<int64_t> verify_sources(int64_t vertices, int64_t requested) {
@@ -127,18 +243,30 @@ std::vector<int64_t> verify_sources(int64_t vertices, int64_t requested) {
   return s;
 }
 
-ReferenceRows reference_rows(const GraphFile& graph, const std::vector<int64_t>& sources, int threads) {
+ReferenceRows reference_rows(const GraphFile& graph, const std::vector<int64_t>& sources, int threads, bool paths) {
   const auto t0 = std::chrono::steady_clock::now();
   ReferenceRows ref;
   ref.sources = sources;
   ref.rows.resize(sources.size());
+  if (paths) ref.predecessors.resize(sources.size());
   if (sources.empty()) return ref;
   // An MPI rank's generated graph holds only its own rows: Dijkstra needs them all.
-  const Csr csr = graph.partial() ? build_csr(GraphFile::generate(*graph.generated(), 0, graph.vertices(), threads))
-                                  : build_csr(graph);
+  auto shared = std::make_shared<const Csr>(
+      graph.partial() ? build_csr(GraphFile::generate(*graph.generated(), 0, graph.vertices(), threads), paths)
+                      : build_csr(graph, paths));
+  const Csr& csr = *shared;
+  if (paths) ref.graph = shared;
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i; (i = next++) < sources.size();) ref.rows[i] = dijkstra(csr, sources[i]);
+    for (size_t i; (i = next++) < sources.size();) {
+      if (!paths) {
+        ref.rows[i] = dijkstra(csr, sources[i]);
+        continue;
+      }
+      PathRow r = dijkstra_paths(csr, sources[i]);
+      ref.rows[i] = std::move(r.distance);
+      ref.predecessors[i] = std::move(r.predecessor);
+    }
   };
   std::vector<std::thread> pool;
   const int n = static_cast<int>(std::min<size_t>(size_t(std::max(1, threads)), sources.size()));
@@ -149,10 +277,13 @@ ReferenceRows reference_rows(const GraphFile& graph, const std::vector<int64_t>&
   return ref;
 }
 
-VerifyReport compare_rows(const ReferenceRows& reference, const std::function<std::vector<int32_t>(int64_t)>& row) {
+VerifyReport compare_rows(const ReferenceRows& reference, const RowOf& row, const RowOf& predecessors) {
   VerifyReport report;
   report.rows_checked = int64_t(reference.sources.size());
+  report.predecessors = bool(predecessors);
   report.seconds = reference.seconds;
+  if (predecessors && reference.predecessors.size() != reference.sources.size())
+    throw std::logic_error("the reference rows were computed without paths");
   for (size_t i = 0; i < reference.sources.size() && report.passed; ++i) {
     const int64_t s = reference.sources[i];
     const std::vector<int32_t> got = row(s);
@@ -164,6 +295,11 @@ VerifyReport compare_rows(const ReferenceRows& reference, const std::function<st
                                 ", Dijkstra gives " + std::to_string(expected[j]);
         break;
       }
+    if (report.passed && predecessors) {
+      report.first_mismatch = walk_predecessors(*std::static_pointer_cast<const Csr>(reference.graph), s, got,
+                                                predecessors(s), reference.predecessors[i]);
+      report.passed = report.first_mismatch.empty();
+    }
   }
   return report;
 }

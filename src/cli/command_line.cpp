@@ -20,7 +20,7 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
   CommandLine cl;
   RunOptions& opt = cl.run;
   std::string verify_k;
-  std::string perturb;
+  std::string perturb, perturb_predecessor;
   CLI::App app{"apsp_kokkos " APSP_VERSION
                ": all-pairs shortest paths (blocked Floyd-Warshall, Kokkos).\n"
                "Reads a binary edge list (int32 V, E, then E x (src, dst, w)) and writes the V x V\n"
@@ -40,6 +40,11 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
                  "E/(V(V-1)), weights uniform in 0..1000; E default 5V, SEED 1): apsp_gen -n V -e E --seed SEED "
                  "writes the same graph");
   app.add_flag("--no-output", opt.no_output, "solve (and check) without writing the V x V result");
+  app.add_option("--predecessors", opt.predecessors,
+                 "also write the V x V int32 predecessor matrix to this file: entry i*V + j is the vertex before j "
+                 "on a shortest path from i (-1 where j = i or j is unreachable); ties: fewest edges, then the "
+                 "smallest predecessor. Costs 8 more bytes per matrix entry where the solver runs")
+      ->type_name("FILE");
   app.add_option("-b,--block-size", opt.block_size, "tile edge length B (default: the backend's, see backends/)")
       ->check(CLI::PositiveNumber);
   app.add_flag("-q,--quiet", cl.quiet, "print nothing but errors (and a FAILED check)");
@@ -67,7 +72,8 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
   app.add_option("--max-host-memory", host_memory,
                  "host memory the run may use, e.g. 64GB or 512MiB (default: what the OS reports available)");
   // Test-only: corrupts one entry after the solve, so that tests can see --verify catch it.
-  app.add_option("--test-perturb-entry", perturb, "")->group("");  // "ROW,COL"
+  app.add_option("--test-perturb-entry", perturb, "")->group("");                    // "ROW,COL"
+  app.add_option("--test-perturb-predecessor", perturb_predecessor, "")->group("");  // "ROW,COL"
   app.set_version_flag("--version", std::string("apsp_kokkos ") + APSP_VERSION + " (" + APSP_GIT_HASH + "), Kokkos " +
                                         kokkos_version_string());
 
@@ -139,11 +145,14 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
       return std::nullopt;
     }
   }
-  if (!perturb.empty()) {
-    const size_t comma = perturb.find(',');
-    opt.perturb_row = std::stoll(perturb.substr(0, comma));
-    opt.perturb_col = comma == std::string::npos ? 0 : std::stoll(perturb.substr(comma + 1));
-  }
+  const auto row_col = [](const std::string& text, int64_t& row, int64_t& col) {
+    const size_t comma = text.find(',');
+    row = std::stoll(text.substr(0, comma));
+    col = comma == std::string::npos ? 0 : std::stoll(text.substr(comma + 1));
+  };
+  if (!perturb.empty()) row_col(perturb, opt.perturb_row, opt.perturb_col);
+  if (!perturb_predecessor.empty())
+    row_col(perturb_predecessor, opt.perturb_predecessor_row, opt.perturb_predecessor_col);
   return cl;
 }
 

@@ -124,22 +124,26 @@ class MpiRanks {
   }
 
   /// Two pivot row blocks where the matrix lives, and one in pinned host memory on the
-  /// staged path.
-  template <class ExecSpace>
+  /// staged path (FW: the single-device round driver).
+  template <class FW>
   Impl::SolverMemory solver_memory(int64_t vertices, int block) const {
-    using FW = DistributedFloydWarshall<ExecSpace>;
-    return {FW::buffer_bytes(vertices, block, true),
-            pivot_path<ExecSpace>() == PivotPath::mpi_staged ? FW::buffer_bytes(vertices, block, false) : 0};
+    using ExecSpace = typename FW::Matrix::execution_space;
+    using D = DistributedFloydWarshall<ExecSpace, FW>;
+    return {D::buffer_bytes(vertices, block, true),
+            pivot_path<ExecSpace>() == PivotPath::mpi_staged ? D::buffer_bytes(vertices, block, false) : 0};
   }
-  /// Every round over the ranks (DistributedFloydWarshall).
-  template <class ExecSpace>
+  /// Every round over the ranks (DistributedFloydWarshall over FW's phases).
+  template <class FW>
   class Solver {
+    using ExecSpace = typename FW::Matrix::execution_space;
+    using Distributed = DistributedFloydWarshall<ExecSpace, FW>;
+
    public:
-    Solver(const MpiRanks& procs, const DistanceMatrix<ExecSpace>& d)
+    Solver(const MpiRanks& procs, const typename FW::Matrix& d)
         : fw_(procs.comm(), d, procs.partition(d.blocks()), procs.template pivot_path<ExecSpace>()) {}
     template <class AfterRound>
     Impl::SolveSeconds solve(bool phase_times, AfterRound&& after_round) {
-      typename DistributedFloydWarshall<ExecSpace>::Seconds s;
+      typename Distributed::Seconds s;
       fw_.solve(s, phase_times, after_round);
       Impl::SolveSeconds out;
       for (int i = 0; i < 3; ++i) out.phase[i] = s.phase[i];
@@ -149,7 +153,7 @@ class MpiRanks {
     }
 
    private:
-    DistributedFloydWarshall<ExecSpace> fw_;
+    Distributed fw_;
   };
 
  private:

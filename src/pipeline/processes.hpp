@@ -13,8 +13,9 @@
 //   process's device, as one line), `combine(local)` (the self-check's verdict over ranks);
 // - the output: `write_threads(requested)` and `open_output(path, cols, threads)`, the
 //   ResultFile that this process writes its rows into;
-// - the solver: `solver_memory<ExecSpace>(V, B)` (what it allocates beside the matrix) and
-//   `Solver<ExecSpace>`, built from (policy, matrix), whose `solve(phase_times, after_round)`
+// - the solver, for a single-device round driver FW (BlockedFloydWarshall over distances or
+//   over path keys): `solver_memory<FW>(V, B)` (what it allocates beside the matrix) and
+//   `Solver<FW>`, built from (policy, FW::Matrix), whose `solve(phase_times, after_round)`
 //   runs every round and returns SolveSeconds.
 #pragma once
 

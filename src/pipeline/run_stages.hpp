@@ -22,8 +22,10 @@
 #include "apsp/io/graph_file.hpp"
 #include "apsp/io/output_file.hpp"
 #include "apsp/io/output_path.hpp"
+#include "apsp/paths/path_solve.hpp"
 #include "apsp/pipeline/pipeline.hpp"
 #include "apsp/solver/block_size.hpp"
+#include "apsp/solver/blocked_fw.hpp"
 #include "apsp/solver/build_from_edges.hpp"
 #include "apsp/solver/distance_matrix.hpp"
 #include "apsp/solver/tile_row_partition.hpp"
@@ -43,8 +45,12 @@ template <class ExecSpace, class Procs>
 void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, int64_t local_edges, RunReport& rep) {
   constexpr bool on_device = !host_is_device<ExecSpace>();
   const int64_t v = rep.vertices, n = padded_size(v, rep.block);
-  const int64_t rows = matrix_bytes(v, rep.block, most_rows);
-  const SolverMemory extra = procs.template solver_memory<ExecSpace>(v, rep.block);
+  const bool paths = !opt.predecessors.empty();
+  // With --predecessors: the distance rows, their keys (8 bytes an entry) and the predecessor
+  // rows, all three at once when the keys are split.
+  const int64_t rows = matrix_bytes(v, rep.block, most_rows, paths ? 16 : 4);
+  const SolverMemory extra = paths ? procs.template solver_memory<PathFloydWarshall<ExecSpace>>(v, rep.block)
+                                   : procs.template solver_memory<BlockedFloydWarshall<ExecSpace>>(v, rep.block);
   if (on_device) {
     rep.device_bytes =
         rows + extra.beside_matrix + 3 * int64_t(sizeof(int32_t)) * std::min<int64_t>(kEdgeChunk, rep.edges);
@@ -61,8 +67,9 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
       "V = " + std::to_string(v) + (Procs::kMpi ? " on " + std::to_string(procs.ranks()) + " ranks" : "");
   const char* per = Procs::kMpi ? " per rank" : "";
   const std::string matrix =
-      Procs::kMpi ? std::to_string(most_rows) + " rows of the " + std::to_string(n) + "^2 int32 matrix, pivot rows"
-                  : std::to_string(n) + "^2 int32 distance matrix";
+      (Procs::kMpi ? std::to_string(most_rows) + " rows of the " + std::to_string(n) + "^2 int32 matrix, pivot rows"
+                   : std::to_string(n) + "^2 int32 distance matrix") +
+      (paths ? " with its path keys and predecessors" : "");
   procs.collectively([&] {
     // The ranks of a node share its memory.
     const int64_t node_bytes = size_mul(rep.host_bytes, procs.ranks_on_node());
@@ -94,18 +101,21 @@ class HeldRowsCheck {
     for (int64_t s : verify_sources(graph.vertices(), requested))
       if (s >= first_row && s < first_row + rows) sources_.push_back(s);
   }
-  /// Starts the reference rows on `threads` threads of their own.
-  void start(int threads) {
-    task_.emplace([this, threads] { reference_ = reference_rows(graph_, sources_, threads); });
+  /// Starts the reference rows on `threads` threads of their own (with `paths`, the tie rule's
+  /// predecessors too).
+  void start(int threads, bool paths) {
+    task_.emplace([this, threads, paths] { reference_ = reference_rows(graph_, sources_, threads, paths); });
   }
-  /// The verdict of this process's rows of `d` (the reference rows computed here on `threads`
-  /// threads when they were not started beside the solve).
-  VerifyReport compare(const DistanceMatrix<ExecSpace>& d, int threads) {
+  /// The verdict of this process's rows of `d` and, where given, of `pred` (the reference rows
+  /// computed here on `threads` threads when they were not started beside the solve).
+  VerifyReport compare(const DistanceMatrix<ExecSpace>& d, const DistanceMatrix<ExecSpace>* pred, int threads) {
     if (task_)
       task_->wait();
     else
-      reference_ = reference_rows(graph_, sources_, threads);
-    return compare_rows(reference_, [&](int64_t s) { return result_row(d, s); });
+      reference_ = reference_rows(graph_, sources_, threads, pred != nullptr);
+    const RowOf pred_row = pred ? RowOf([&](int64_t s) { return result_row(*pred, s); }) : RowOf();
+    return compare_rows(
+        reference_, [&](int64_t s) { return result_row(d, s); }, pred_row);
   }
 
  private:
@@ -166,19 +176,33 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   rep.backend = ExecSpace::name();
   rep.concurrency = ExecSpace().concurrency();
   rep.thread_binding = opt.thread_binding;
-  rep.block = opt.block_size > 0 ? opt.block_size : BackendTraits<ExecSpace>::default_block;
+  rep.block = opt.block_size > 0         ? opt.block_size
+              : opt.predecessors.empty() ? BackendTraits<ExecSpace>::default_block
+                                         : Impl::PathTileOps<ExecSpace>::default_block;
   rep.no_output = opt.no_output;
   procs.collectively([&] { procs.template describe<ExecSpace>(rep); });  // may refuse --pivot-rows
   rep.seconds.startup = procs.slowest(std::chrono::duration<double>(t_entry - t_start).count());
   // Everything that can be refused without reading the graph is refused first: the block
   // size, and the files the run will write (never anything but a regular file or /dev/null).
-  OutputTarget target;
+  OutputTarget target, pred_target;
+  const bool paths = !opt.predecessors.empty();
   procs.collectively([&] {
-    check_block_size<ExecSpace>(rep.block);
+    if (paths)
+      check_path_block_size<ExecSpace>(rep.block);
+    else
+      check_block_size<ExecSpace>(rep.block);
     if (opt.no_output)
       target.discard = true;
     else
       target = check_output_path(opt.output, "output", {opt.input});
+    if (paths) {
+      pred_target = check_output_path(opt.predecessors, "predecessor output", {opt.input, opt.output});
+      if (!target.discard && !pred_target.discard && pred_target.path == target.path)
+        throw InputError(opt.predecessors + ": the predecessor output is the distance output");
+      if (!opt.record_path.empty() && !pred_target.discard &&
+          (opt.record_path == opt.predecessors || same_file(opt.record_path, opt.predecessors)))
+        throw InputError(opt.record_path + ": the JSON record would overwrite the predecessor output");
+    }
     if (!opt.record_path.empty()) check_record_path(opt.record_path, opt.output, target.discard, opt.input);
   });
 
@@ -204,6 +228,8 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
     }
   });
   rep.vertices = graph->vertices();
+  if (paths)  // the vertex limit of the keys, before any memory is sized (weights: after the build)
+    procs.collectively([&] { PathKeys::of(rep.vertices, 0, opt.input.empty() ? "generated graph" : opt.input); });
   // Each process made the edges of its own rows: every process takes part in the sum, also one
   // that holds all rows (fewer tile rows than processes) or none.
   rep.edges = opt.generate ? procs.total(graph->edges()) : graph->edges();
@@ -216,19 +242,38 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   // output path that cannot be written fails before any work or any banner.
   rep.write_threads = procs.write_threads(opt.write_threads);
   const std::unique_ptr<ResultFile> out = procs.open_output(target, rep.vertices, rep.write_threads);
+  const std::unique_ptr<ResultFile> pred_out =
+      paths ? procs.open_output(pred_target, rep.vertices, rep.write_threads) : nullptr;
 
   // Build this process's rows of the distance matrix from the edges, where it solves.
   t0 = Clock::now();
   region.emplace("apsp::build");
-  std::optional<DistanceMatrix<ExecSpace>> d;
-  std::optional<typename Procs::template Solver<ExecSpace>> solver;
+  std::optional<DistanceMatrix<ExecSpace>> d, pred;
+  std::optional<typename Procs::template Solver<BlockedFloydWarshall<ExecSpace>>> solver;
+  // With --predecessors: the path keys of the rows held, solved in place of `d` and split
+  // into `d` and `pred` after the solve (paths/path_solve.hpp).
+  std::optional<PathKeyMatrix<ExecSpace>> keys;
+  std::optional<typename Procs::template Solver<PathFloydWarshall<ExecSpace>>> path_solver;
+  PathKeys codec;
   procs.collectively([&] {
     const int r = procs.rank();
     d.emplace(rep.vertices, B, int64_t(part.first(r)) * B, int64_t(part.count(r)) * B);
     initialise_from_edges(*d, *graph);
     graph->drop_cache();  // the check, if asked for, reads what it needs again
-    solver.emplace(procs, *d);
+    if (!paths) solver.emplace(procs, *d);
   });
+  if (paths) {
+    // The key widths follow the heaviest edge of the whole graph (every rank's rows): the
+    // largest of the ranks' figures (an integer well inside a double's exact range).
+    const auto heaviest = int32_t(procs.slowest(double(largest_weight(*d))));
+    procs.collectively([&] {
+      codec = PathKeys::of(rep.vertices, heaviest, opt.input.empty() ? "generated graph" : opt.input);
+      keys.emplace(rep.vertices, B, d->first_row, d->rows, "apsp::path_keys");
+      to_keys(*d, *keys, codec);
+      pred.emplace(rep.vertices, B, d->first_row, d->rows, "apsp::predecessor_matrix");
+      path_solver.emplace(procs, *keys);
+    });
+  }
   region.reset();
   rep.seconds.build = procs.slowest(seconds_since(t0));
   rep.device = procs.devices(Runtime::device_name());
@@ -239,17 +284,22 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   // file lives in memory (tmpfs), each piece is also pinned, so that the device copies the
   // result straight into the file instead of through a staging buffer and a second copy by the
   // host (6.4 GB at V = 40000: docs/results.md); the copy starts on the first pieces ready.
-  ReadyRows<Runtime> ready;  // before `reserve`: outlives the thread that fills it
+  ReadyRows<Runtime> ready, pred_ready;  // before `reserve`: outlive the thread that fills them
   std::optional<BackgroundTask> reserve;
-  if (!host_is_device<ExecSpace>() && !out->discards())
+  if (!host_is_device<ExecSpace>())
     reserve.emplace([&] {
       struct Finish {
         ReadyRows<Runtime>& r;
         ~Finish() { r.finish(); }
-      } finish{ready};
-      out->reserve_rows(d->first_row, result_rows(*d), [&](int64_t first, int64_t rows, char* memory) {
-        ready.add(first, rows, memory, rep.vertices * int64_t(sizeof(int32_t)));
-      });
+      } finish{ready}, pred_finish{pred_ready};
+      const auto prepare = [&](ResultFile& file, ReadyRows<Runtime>& into) {
+        if (file.discards()) return;
+        file.reserve_rows(d->first_row, result_rows(*d), [&](int64_t first, int64_t rows, char* memory) {
+          into.add(first, rows, memory, rep.vertices * int64_t(sizeof(int32_t)));
+        });
+      };
+      prepare(*out, ready);
+      if (pred_out) prepare(*pred_out, pred_ready);
     });
 
   // The self-check's reference rows: beside the solve where a device solves, on the host's
@@ -257,15 +307,20 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   std::optional<HeldRowsCheck<ExecSpace>> check;
   if (opt.verify_rows >= 0) {
     check.emplace(*graph, d->first_row, result_rows(*d), opt.verify_rows);
-    if (!host_is_device<ExecSpace>()) check->start(std::max(1, host_threads - 5));
+    if (!host_is_device<ExecSpace>()) check->start(std::max(1, host_threads - 5), paths);
   }
 
   procs.barrier();  // the solve starts together on every process
   t0 = Clock::now();
   {
     ScopedRegion r("apsp::solve");
+    auto progress = ProgressThrottle<ExecSpace>(opt.on_progress, opt.progress_interval, t0);
     const SolveSeconds s =
-        solver->solve(opt.phase_times, ProgressThrottle<ExecSpace>(opt.on_progress, opt.progress_interval, t0));
+        paths ? path_solver->solve(opt.phase_times, progress) : solver->solve(opt.phase_times, progress);
+    if (paths) {
+      split_keys(*keys, codec, *d, *pred);
+      ExecSpace().fence();
+    }
     procs.barrier();
     // The slowest process's, like every other figure: processes leave the first barrier at
     // slightly different times, and one's time blocked in MPI may exceed another's solve.
@@ -276,13 +331,17 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
     rep.seconds.staging = procs.slowest(s.staging);
   }
   solver.reset();
+  path_solver.reset();
+  keys.reset();
 
   if (opt.perturb_row >= 0) procs.collectively([&] { perturb_entry(*d, opt.perturb_row, opt.perturb_col); });
+  if (opt.perturb_predecessor_row >= 0 && pred)
+    procs.collectively([&] { perturb_entry(*pred, opt.perturb_predecessor_row, opt.perturb_predecessor_col); });
 
   if (check) {
     ScopedRegion r("apsp::verify");
     t0 = Clock::now();
-    procs.collectively([&] { rep.verify = procs.combine(check->compare(*d, host_threads)); });
+    procs.collectively([&] { rep.verify = procs.combine(check->compare(*d, pred ? &*pred : nullptr, host_threads)); });
     rep.verified = true;
     rep.seconds.verify = procs.slowest(seconds_since(t0));
     if (!rep.verify.passed) {  // a wrong answer is not written as if it were a result
@@ -298,14 +357,18 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   procs.collectively([&] {
     try {
       if (!out->discards()) copy_wait = write_held_rows(*d, *out, ready, opt.result_chunk_bytes);
+      if (pred_out && !pred_out->discards())
+        copy_wait += write_held_rows(*pred, *pred_out, pred_ready, opt.result_chunk_bytes);
     } catch (...) {
       if (reserve) reserve->wait();  // the preparation's own error first, when it failed
       throw;
     }
     if (reserve) reserve->wait();
     ready.unpin_all();
+    pred_ready.unpin_all();
   });
   out->commit();
+  if (pred_out) pred_out->commit();
   rep.written = !out->discards();
   rep.discarded = out->discards();
   rep.seconds.copy_back = procs.slowest(copy_wait);

@@ -55,18 +55,17 @@ class SingleProcess {
     return std::make_unique<OutputFile>(target.path, cols, threads);
   }
 
-  template <class ExecSpace>
+  template <class FW>
   SolverMemory solver_memory(int64_t /*vertices*/, int /*block*/) const {
     return {};
   }
-  /// Every round on the one device (BlockedFloydWarshall, with its look-ahead).
-  template <class ExecSpace>
+  /// Every round on the one device (FW: a BlockedFloydWarshall, with its look-ahead).
+  template <class FW>
   class Solver {
    public:
-    Solver(const SingleProcess& /*procs*/, const DistanceMatrix<ExecSpace>& d) : d_(d) {}
+    Solver(const SingleProcess& /*procs*/, const typename FW::Matrix& d) : d_(d) {}
     template <class AfterRound>
     SolveSeconds solve(bool phase_times, AfterRound&& after_round) {
-      using FW = BlockedFloydWarshall<ExecSpace>;
       typename FW::PhaseSeconds phases;
       FW::solve(d_, phase_times ? &phases : nullptr, after_round);
       SolveSeconds s;
@@ -75,7 +74,7 @@ class SingleProcess {
     }
 
    private:
-    const DistanceMatrix<ExecSpace>& d_;
+    const typename FW::Matrix& d_;
   };
 };
 

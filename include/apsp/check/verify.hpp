@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,8 @@ namespace apsp {
 struct VerifyReport {
   bool passed = true;
   int64_t rows_checked = 0;
-  std::string first_mismatch;  ///< "d(i, j) = x, Dijkstra says y", empty when passed
+  bool predecessors = false;   ///< the rows' predecessors were checked too (--predecessors)
+  std::string first_mismatch;  ///< "d(i, j) = x, Dijkstra gives y", empty when passed
   double seconds = 0;
 };
 
@@ -29,20 +31,31 @@ inline constexpr int64_t kDefaultVerifyRows = 8;
 /// fixed seed.
 std::vector<int64_t> verify_sources(int64_t vertices, int64_t requested);
 
-/// Dijkstra's distances from each of `sources` (V int32 each, INF where unreachable).
+/// Dijkstra's distances from each of `sources` (V int32 each, INF where unreachable); with
+/// `paths`, also the predecessors the tie rule picks (paths/path_keys.hpp: fewest edges, then
+/// the smallest predecessor; -1 at the source and where unreachable), and the graph kept (its
+/// edges sorted) to walk the result's predecessor chains against.
 struct ReferenceRows {
   std::vector<int64_t> sources;
   std::vector<std::vector<int32_t>> rows;
-  double seconds = 0;  ///< time it took to compute them
+  std::vector<std::vector<int32_t>> predecessors;  ///< with paths only
+  std::shared_ptr<const void> graph;               ///< with paths only: the CSR form
+  double seconds = 0;                              ///< time it took to compute them
 };
 
 /// Computes the reference rows on up to `threads` threads. A generated graph that holds only
 /// some rows (an MPI rank's) is generated whole again for it.
-ReferenceRows reference_rows(const GraphFile& graph, const std::vector<int64_t>& sources, int threads);
+ReferenceRows reference_rows(const GraphFile& graph, const std::vector<int64_t>& sources, int threads,
+                             bool paths = false);
+
+using RowOf = std::function<std::vector<int32_t>(int64_t)>;
 
 /// Compares row `s` of the result, as returned by `row(s)` (V int32), with the reference row
-/// for every source of `reference`; the report names the first mismatch.
-VerifyReport compare_rows(const ReferenceRows& reference, const std::function<std::vector<int32_t>(int64_t)>& row);
+/// for every source of `reference`; the report names the first mismatch. With `predecessors`
+/// (the rows of the predecessor matrix; the reference computed with paths), it also walks
+/// each row's predecessor chains (every hop an edge of the graph, the weights summing to the
+/// distance, the chain ending at the source) and checks the tie rule.
+VerifyReport compare_rows(const ReferenceRows& reference, const RowOf& row, const RowOf& predecessors = nullptr);
 
 /// reference_rows then compare_rows.
 VerifyReport verify_rows(const GraphFile& graph, const std::vector<int64_t>& sources,

@@ -38,11 +38,14 @@ enum class PivotPath {
   device_collective,  ///< the devices' own broadcast on a device queue (NCCL)
 };
 
-template <class ExecSpace>
+/// `Solver`: the single-device round driver whose phases it runs (its Value is the entry
+/// type: int32 distances, or the keys of a solve that finds predecessors).
+template <class ExecSpace, class Solver = BlockedFloydWarshall<ExecSpace>>
 class DistributedFloydWarshall {
  public:
-  using Solver = BlockedFloydWarshall<ExecSpace>;
-  using Matrix = DistanceMatrix<ExecSpace>;
+  using Value = typename Solver::Value;
+  using Matrix = typename Solver::Matrix;
+  using Block = typename Solver::Block;
   using Runtime = BackendRuntime<ExecSpace>;
 
   struct Seconds {
@@ -85,7 +88,7 @@ class DistributedFloydWarshall {
   /// Bytes this class allocates: two pivot row blocks where the matrix lives (on_device), and
   /// one in pinned host memory on the staged path.
   static int64_t buffer_bytes(int64_t vertices, int block, bool on_device) {
-    return (on_device ? 2 : 1) * int64_t(block) * padded_size(vertices, block) * int64_t(sizeof(int32_t));
+    return (on_device ? 2 : 1) * int64_t(block) * padded_size(vertices, block) * int64_t(sizeof(Value));
   }
 
   /// Runs every round; `after_round(done, rounds)` is called after each round's work is
@@ -94,7 +97,7 @@ class DistributedFloydWarshall {
   void solve(Seconds& s, bool time_phases, AfterRound&& after_round) {
     seconds_ = &s;
     time_phases_ = time_phases;
-    const RowBlock rb = RowBlock::of(local_);
+    const Block rb = Block::of(local_);
     const int rounds = local_.blocks();
     if (owns(0)) {
       open_round(rb, 0, compute_);
@@ -108,7 +111,7 @@ class DistributedFloydWarshall {
       // On the device path the pivot row of round k (and the owner's send of it) is done
       // before round k's kernels start, on the device.
       if (path_ == PivotPath::device_collective) Runtime::wait(compute_, pivot_shared_);
-      const int32_t* pivot = owns(k) ? rb.tile_row(k) : pivot_[k % 2].data();
+      const Value* pivot = owns(k) ? rb.tile_row(k) : pivot_[k % 2].data();
       timed(1, [&] { Solver::phase2(rb, k, pivot, false, true, compute_); });
       const bool next = k + 1 < rounds;
       if (next && owns(k + 1)) {
@@ -135,8 +138,8 @@ class DistributedFloydWarshall {
   }
 
  private:
-  using DeviceRow = Kokkos::View<int32_t*, typename ExecSpace::memory_space>;
-  using HostRow = Kokkos::View<int32_t*, typename Runtime::HostStagingSpace>;
+  using DeviceRow = Kokkos::View<Value*, typename ExecSpace::memory_space>;
+  using HostRow = Kokkos::View<Value*, typename Runtime::HostStagingSpace>;
 
   static ExecSpace second_instance() {
 #if KOKKOS_VERSION >= 40000
@@ -146,26 +149,24 @@ class DistributedFloydWarshall {
   }
 
   bool owns(int k) const { return part_.owner(k) == rank_; }
-  using RowView = Kokkos::View<int32_t*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>;
-  static RowView row_view(const RowBlock& rb, int k) {
-    return RowView(rb.tile_row(k), size_t(rb.block) * size_t(rb.n));
-  }
+  using RowView = Kokkos::View<Value*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>;
+  static RowView row_view(const Block& rb, int k) { return RowView(rb.tile_row(k), size_t(rb.block) * size_t(rb.n)); }
 
   // Phase 1 and the pivot row's phase 2 of round k, on the owner of tile row k.
-  void open_round(const RowBlock& rb, int k, const ExecSpace& exec) {
+  void open_round(const Block& rb, int k, const ExecSpace& exec) {
     timed(0, [&] { Solver::phase1(rb, k, exec); });
     timed(1, [&] { Solver::phase2(rb, k, rb.tile_row(k), true, false, exec); });
   }
 
   // Round k's phase 3 on the rows held except tile row j, on the main queue.
-  void phase3_except(const RowBlock& rb, int j, int k, const int32_t* pivot) {
+  void phase3_except(const Block& rb, int j, int k, const Value* pivot) {
     Solver::phase3(rb.sub(rb.first_tile, j - rb.first_tile), k, pivot, compute_);
     Solver::phase3(rb.sub(j + 1, rb.first_tile + rb.row_tiles - j - 1), k, pivot, compute_);
   }
 
   // The owner of tile row k, once the row is final (fenced): starts its copy to pinned host
   // memory on the second instance, unless MPI reads it where it is.
-  void stage_out(const RowBlock& rb, int k) {
+  void stage_out(const Block& rb, int k) {
     if (path_ == PivotPath::mpi_staged) Kokkos::deep_copy(copy_, staging_, row_view(rb, k));
   }
 
@@ -174,10 +175,13 @@ class DistributedFloydWarshall {
   // pivot_[k % 2].
   void share_pivot_row(int k) {
     const int root = part_.owner(k);
-    const RowBlock rb = RowBlock::of(local_);
-    const int64_t count = int64_t(local_.block) * local_.n;
+    const Block rb = Block::of(local_);
+    // Counted in int32: a 64-bit key travels as two.
+    constexpr int64_t kInts = int64_t(sizeof(Value) / sizeof(int32_t));
+    const int64_t count = int64_t(local_.block) * local_.n * kInts;
     Kokkos::Timer t;
-    int32_t* const mine = root == rank_ ? rb.tile_row(k) : pivot_[k % 2].data();
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the keys' bytes, as int32
+    auto* const mine = reinterpret_cast<int32_t*>(root == rank_ ? rb.tile_row(k) : pivot_[k % 2].data());
     if (path_ == PivotPath::device_collective) {
       if constexpr (Collectives::available) devices_->broadcast(mine, size_t(count), root, copy_);
       Runtime::record(pivot_shared_, copy_);
@@ -192,7 +196,7 @@ class DistributedFloydWarshall {
     if (root == rank_) copy_.fence();
     seconds_->staging += t.seconds();
     t.reset();
-    broadcast(staging_.data(), count, root);
+    broadcast(reinterpret_cast<int32_t*>(staging_.data()), count, root);  // NOLINT(*reinterpret-cast)
     seconds_->mpi += t.seconds();
     if (root != rank_) {
       t.reset();

@@ -25,6 +25,8 @@ struct RunOptions {
   /// the edges out of its own rows).
   std::optional<RandomGraphSpec> generate;
   bool no_output = false;  ///< --no-output: solve (and check) without writing the V x V result
+  /// --predecessors: the predecessor matrix file (paths/path_keys.hpp has the tie rule); empty: none.
+  std::string predecessors;
   /// How the pipeline opens `input` at its read stage; unset: GraphFile::open(input). main()
   /// passes the graph it began reading while Kokkos initialised (io/input_prefetch.hpp).
   std::function<GraphFile()> open_input;
@@ -51,6 +53,7 @@ struct RunOptions {
   double progress_interval = 0.25;
   /// Test-only: after the solve, change entry (row, col) so that the check must catch it.
   int64_t perturb_row = -1, perturb_col = -1;
+  int64_t perturb_predecessor_row = -1, perturb_predecessor_col = -1;  ///< the same in the predecessor matrix
 };
 
 struct StageSeconds {

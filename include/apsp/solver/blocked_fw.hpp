@@ -29,14 +29,16 @@
 
 namespace apsp {
 
-template <class ExecSpace>
+/// `Ops`: the tile operations and the entry type (Ops::Value) they work on: TileOps on int32
+/// distances, or PathTileOps (paths/path_tile_ops.hpp) on the keys that carry predecessors.
+template <class ExecSpace, class Ops = Impl::TileOps<ExecSpace>>
 class BlockedFloydWarshall {
  public:
-  using Traits = BackendTraits<ExecSpace>;
   using Runtime = BackendRuntime<ExecSpace>;
-  using Layout = Impl::SliceLayout<Traits>;
-  using Policy = Kokkos::TeamPolicy<ExecSpace, typename Traits::LaunchBounds>;
-  using Matrix = DistanceMatrix<ExecSpace>;
+  using Value = typename Ops::Value;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, typename Ops::LaunchBounds>;
+  using Matrix = DistanceMatrix<ExecSpace, Value>;
+  using Block = RowBlockOf<Value>;
 
   /// Seconds spent in each phase, summed over the rounds (measured with a fence after each
   /// phase, so only when asked for).
@@ -83,7 +85,7 @@ class BlockedFloydWarshall {
   /// On the host both queues are one instance, and the same order is a valid sequential one.
   template <class AfterRound>
   static void solve_with_lookahead(const Matrix& d, AfterRound&& after_round) {
-    const RowBlock rb = whole(d);
+    const Block rb = whole(d);
     const int rounds = d.blocks(), B = d.block, nb = int(d.n / B);
     const ExecSpace main;
     const ExecSpace side = Runtime::side_instance();
@@ -98,10 +100,10 @@ class BlockedFloydWarshall {
         if (nb > 2)
           launch_product<Impl::RemainingTilesKernel>(
               "apsp::phase3_remaining", main, (nb - 2) * (nb - 2),
-              Impl::RemainingTiles{rb.rows, rb.tile_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k)});
+              Impl::RemainingTiles<Value>{rb.rows, rb.tile_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k)});
         Runtime::record(rest_done, main);
         launch_product<Impl::NextPivotCrossKernel>("apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
-                                                   Impl::NextPivotCross{rb.rows, rb.n, B, k, nb, rb.pivots(k)});
+                                                   Impl::NextPivotCross<Value>{rb.rows, rb.n, B, k, nb, rb.pivots(k)});
         phase1(rb, k + 1, side);
         phase2(rb, k + 1, rb.tile_row(k + 1), true, true, side);
         Runtime::record(opened, side);
@@ -115,7 +117,7 @@ class BlockedFloydWarshall {
   }
 
   /// The rows `d` holds (the whole matrix on one device).
-  static RowBlock whole(const Matrix& d) { return RowBlock::of(d); }
+  static Block whole(const Matrix& d) { return Block::of(d); }
 
   static void phase1(const Matrix& d, int k) { phase1(whole(d), k); }
   static void phase2(const Matrix& d, int k) {
@@ -128,44 +130,41 @@ class BlockedFloydWarshall {
   }
 
   /// Phase 1 on the process that holds tile row k. The RowBlock phases run on `exec`.
-  static void phase1(const RowBlock& rb, int k, const ExecSpace& exec = ExecSpace()) {
+  static void phase1(const Block& rb, int k, const ExecSpace& exec = ExecSpace()) {
     const int B = rb.block;
-    Kokkos::parallel_for("apsp::phase1_pivot", policy(exec, 1, B, Impl::closure_scratch_bytes<Traits>(B)),
-                         Impl::PivotTileKernel<ExecSpace>{rb.tile_row(k) + int64_t(k) * B, rb.n, B, rb.pivots(k)});
+    Kokkos::parallel_for("apsp::phase1_pivot", policy(exec, 1, B, Ops::closure_scratch(B)),
+                         Impl::PivotTileKernel<Ops>{rb.tile_row(k) + int64_t(k) * B, rb.n, B, rb.pivots(k)});
   }
 
   /// Phase 2: the pivot row's tiles (`row_part`, only where tile row k is held) and the pivot
   /// column's tiles of the rows held (`column_part`), through the pivot tile of `pivot_row`.
-  static void phase2(const RowBlock& rb, int k, const int32_t* pivot_row, bool row_part, bool column_part,
+  static void phase2(const Block& rb, int k, const Value* pivot_row, bool row_part, bool column_part,
                      const ExecSpace& exec = ExecSpace()) {
     const int B = rb.block, nb = int(rb.n / B);
-    const Impl::PivotRowColumnTiles tiles{rb.rows,
-                                          pivot_row + int64_t(k) * B,
-                                          rb.n,
-                                          B,
-                                          k,
-                                          nb,
-                                          rb.row_tiles,
-                                          rb.k_local(k),
-                                          row_part && rb.k_local(k) >= 0 && nb > 1,
-                                          column_part,
-                                          rb.pivots(k)};
+    const Impl::PivotRowColumnTiles<Value> tiles{rb.rows,
+                                                 pivot_row + int64_t(k) * B,
+                                                 rb.n,
+                                                 B,
+                                                 k,
+                                                 nb,
+                                                 rb.row_tiles,
+                                                 rb.k_local(k),
+                                                 row_part && rb.k_local(k) >= 0 && nb > 1,
+                                                 column_part,
+                                                 rb.pivots(k)};
     const int league = tiles.row_teams() + tiles.column_teams();
     if (league > 0) launch_product<Impl::PivotRowColumnKernel>("apsp::phase2_pivot_row_col", exec, league, tiles);
   }
 
   /// Phase 3 on the rows held, with the pivot row block `pivot_row` (ld n).
-  static void phase3(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec = ExecSpace()) {
+  static void phase3(const Block& rb, int k, const Value* pivot_row, const ExecSpace& exec = ExecSpace()) {
     const int B = rb.block, nb = int(rb.n / B);
     const int k_local = rb.k_local(k), row_tiles = rb.row_tiles - (k_local >= 0);
     if (nb < 2 || row_tiles < 1) return;
     launch_product<Impl::RemainingTilesKernel>(
         "apsp::phase3_remaining", exec, row_tiles * (nb - 1),
-        Impl::RemainingTiles{rb.rows, pivot_row, rb.n, B, k, nb, k_local, 1, rb.pivots(k)});
+        Impl::RemainingTiles<Value>{rb.rows, pivot_row, rb.n, B, k, nb, k_local, 1, rb.pivots(k)});
   }
-
-  /// Throws std::invalid_argument unless `block` suits this backend (solver/block_size.hpp).
-  static void check_block_size(int block) { apsp::check_block_size<ExecSpace>(block); }
 
  private:
   template <class F>
@@ -180,14 +179,14 @@ class BlockedFloydWarshall {
   /// backend's tuned block, the general one otherwise (`tiles`: the kernel's fields).
   template <template <class, bool> class Kernel, class Tiles>
   static void launch_product(const char* label, const ExecSpace& exec, int league, const Tiles& tiles) {
-    const Policy p = policy(exec, league, tiles.B, Impl::product_scratch_bytes<Traits>(tiles.B));
-    if constexpr (Layout::kHasTuned)
-      if (Layout::tuned(tiles.B, tiles.pivots)) return Kokkos::parallel_for(label, p, Kernel<ExecSpace, true>{tiles});
-    Kokkos::parallel_for(label, p, Kernel<ExecSpace, false>{tiles});
+    const Policy p = policy(exec, league, tiles.B, Ops::product_scratch(tiles.B));
+    if constexpr (Ops::kHasTuned)
+      if (Ops::tuned(tiles.B, tiles.pivots)) return Kokkos::parallel_for(label, p, Kernel<Ops, true>{tiles});
+    Kokkos::parallel_for(label, p, Kernel<Ops, false>{tiles});
   }
 
   static Policy policy(const ExecSpace& exec, int league, int block, size_t scratch_bytes) {
-    return Policy(exec, league, Traits::team_size(block), Traits::vector_length(block))
+    return Policy(exec, league, Ops::team_size(block), Ops::vector_length(block))
         .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   }
 };

@@ -19,11 +19,14 @@ inline int64_t padded_size(int64_t vertices, int block) { return (vertices + blo
 /// Rows [first_row, first_row + rows) of the padded n x n distance matrix, n = padded_size(V,
 /// B), row-major in ExecSpace's memory: the whole matrix on one device, a block of tile rows
 /// on each rank of a distributed run. Padding vertices are isolated (0 on the diagonal, INF
-/// elsewhere), so they never shorten a path and never show in the output.
-template <class ExecSpace>
+/// elsewhere), so they never shorten a path and never show in the output. `Value`: int32
+/// distances, or the 64-bit path keys of a solve that finds predecessors (paths/path_keys.hpp).
+template <class ExecSpace, class Value = int32_t>
 struct DistanceMatrix {
+  using execution_space = ExecSpace;
   using memory_space = typename ExecSpace::memory_space;
-  using view_type = Kokkos::View<int32_t*, Kokkos::LayoutRight, memory_space>;
+  using value_type = Value;
+  using view_type = Kokkos::View<Value*, Kokkos::LayoutRight, memory_space>;
 
   int64_t vertices = 0;   ///< V
   int block = 0;          ///< B
@@ -39,20 +42,21 @@ struct DistanceMatrix {
   DistanceMatrix(int64_t v, int b) : DistanceMatrix(v, b, 0, padded_size(v, b)) {}
 
   /// Rows [first, first + count) of the matrix; `first` and `count` are multiples of `b`.
-  DistanceMatrix(int64_t v, int b, int64_t first, int64_t count)
+  DistanceMatrix(int64_t v, int b, int64_t first, int64_t count, const char* label = "apsp::distance_matrix")
       : vertices(v),
         block(b),
         n(padded_size(v, b)),
         first_row(first),
         rows(count),
-        data(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::distance_matrix")),
+        data(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
              static_cast<size_t>(size_mul(count, padded_size(v, b)))) {}
 };
 
-/// Bytes of the padded matrix, or of `rows` of its rows (kTooLarge when that overflows).
-inline int64_t matrix_bytes(int64_t vertices, int block, int64_t rows = -1) {
+/// Bytes of the padded matrix, or of `rows` of its rows (kTooLarge when that overflows), with
+/// entries of `entry_bytes`.
+inline int64_t matrix_bytes(int64_t vertices, int block, int64_t rows = -1, int64_t entry_bytes = 4) {
   const int64_t n = padded_size(vertices, block);
-  return size_mul(rows < 0 ? n : rows, n, int64_t(sizeof(int32_t)));
+  return size_mul(rows < 0 ? n : rows, n, entry_bytes);
 }
 
 }  // namespace apsp

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The phase kernels of a round, one team per tile: phase 1 closes the pivot tile, phase 2
 // relaxes the pivot row and column through it, phase 3 every other tile (split in two for the
-// look-ahead of one device). Each is a thin indexing layer over TileOps.
+// look-ahead of one device). Each is a thin indexing layer over the tile operations `Ops`:
+// TileOps (tile_ops.hpp) on int32 distances, or PathTileOps (paths/path_tile_ops.hpp) on the
+// 64-bit keys of a solve that also finds predecessors. Ops::Value is the entry type.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -13,10 +15,9 @@
 namespace apsp::Impl {
 
 /// Phase 1: Floyd-Warshall on the pivot tile, one team.
-template <class ExecSpace>
+template <class Ops>
 struct PivotTileKernel {
-  using Ops = TileOps<ExecSpace>;
-  int32_t* tile;  ///< the pivot tile (k, k), leading dimension n
+  typename Ops::Value* tile;  ///< the pivot tile (k, k), leading dimension n
   int64_t n;
   int B;
   int pivots;  ///< pivots of this round short of V (B but in the last round)
@@ -33,9 +34,10 @@ struct PivotTileKernel {
 /// P is closed after phase 1, so relaxing a tile through its B pivots one by one gives the
 /// same result as one min-plus product with P: row tile T = min(T, P (min,+) T), column tile
 /// T = min(T, T (min,+) P), the same kernel as phase 3.
+template <class Value>
 struct PivotRowColumnTiles {
-  int32_t* rows;         ///< the tile rows held here (all of them on one device), ld n
-  const int32_t* pivot;  ///< the pivot tile (k, k), ld n: in `rows` or in a received pivot row
+  Value* rows;         ///< the tile rows held here (all of them on one device), ld n
+  const Value* pivot;  ///< the pivot tile (k, k), ld n: in `rows` or in a received pivot row
   int64_t n;
   int B, k, nb;
   int row_tiles;  ///< tile rows in `rows`
@@ -45,9 +47,11 @@ struct PivotRowColumnTiles {
   KOKKOS_INLINE_FUNCTION int row_teams() const { return row_part ? nb - 1 : 0; }
   KOKKOS_INLINE_FUNCTION int column_teams() const { return column_part ? row_tiles - (k_local >= 0) : 0; }
 };
-template <class ExecSpace, bool kTuned = false>
-struct PivotRowColumnKernel : PivotRowColumnTiles {
-  using Ops = TileOps<ExecSpace>;
+template <class Ops, bool kTuned = false>
+struct PivotRowColumnKernel : PivotRowColumnTiles<typename Ops::Value> {
+  using Base = PivotRowColumnTiles<typename Ops::Value>;
+  using Base::B, Base::column_teams, Base::k, Base::k_local, Base::n, Base::pivot, Base::pivots, Base::row_teams,
+      Base::rows;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
     const int id = team.league_rank();
     const bool in_row = id < row_teams();        // tile (k, j) of the pivot row, else (i, k)
@@ -56,7 +60,7 @@ struct PivotRowColumnKernel : PivotRowColumnTiles {
       other += other >= k;  // column k of the pivot row
     else if (k_local >= 0)
       other += other >= k_local;  // tile row k of the rows held
-    int32_t* t =
+    typename Ops::Value* t =
         in_row ? rows + int64_t(k_local) * B * n + int64_t(other) * B : rows + int64_t(other) * B * n + int64_t(k) * B;
     Ops::template min_plus_product<kTuned>(team, t, in_row ? pivot : t, in_row ? t : pivot, n, B, pivots);
   }
@@ -66,23 +70,25 @@ struct PivotRowColumnKernel : PivotRowColumnTiles {
 /// D(i, j) = min(D(i, j), D(i, k) (min,+) D(k, j)), with D(k, j) from the pivot row block.
 /// `skip` = 2 leaves out tile row and column k + 1 as well (the look-ahead of one device, which
 /// updates them first with NextPivotCrossKernel).
+template <class Value>
 struct RemainingTiles {
-  int32_t* rows;             ///< the tile rows held here, ld n
-  const int32_t* pivot_row;  ///< the pivot row block (B rows of n), ld n
+  Value* rows;             ///< the tile rows held here, ld n
+  const Value* pivot_row;  ///< the pivot row block (B rows of n), ld n
   int64_t n;
   int B, k, nb;
   int k_local;  ///< tile row of the pivot block within `rows`, or -1
   int skip;     ///< tile rows and columns left out from k on: 1, or 2 (also k + 1)
   int pivots;   ///< pivots of this round short of V
 };
-template <class ExecSpace, bool kTuned = false>
-struct RemainingTilesKernel : RemainingTiles {
-  using Ops = TileOps<ExecSpace>;
+template <class Ops, bool kTuned = false>
+struct RemainingTilesKernel : RemainingTiles<typename Ops::Value> {
+  using Base = RemainingTiles<typename Ops::Value>;
+  using Base::B, Base::k, Base::k_local, Base::n, Base::nb, Base::pivot_row, Base::pivots, Base::rows, Base::skip;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
     int bi = team.league_rank() / (nb - skip), bj = team.league_rank() % (nb - skip);
     bi += k_local >= 0 && bi >= k_local ? skip : 0;
     bj += bj >= k ? skip : 0;
-    int32_t* tile_row = rows + int64_t(bi) * B * n;
+    typename Ops::Value* tile_row = rows + int64_t(bi) * B * n;
     Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
                                            pivot_row + int64_t(bj) * B, n, B, pivots);
   }
@@ -91,21 +97,23 @@ struct RemainingTilesKernel : RemainingTiles {
 /// Round k's phase 3 on tile row and column k + 1 only (one device holding every row): the
 /// tiles round k + 1's phases 1 and 2 start from, so that they may run beside the rest of
 /// round k's phase 3. Teams 0 .. nb - 2: tiles (k + 1, j), j != k; then (i, k + 1), i != k, k + 1.
+template <class Value>
 struct NextPivotCross {
-  int32_t* d;  ///< the whole matrix, ld n
+  Value* d;  ///< the whole matrix, ld n
   int64_t n;
   int B, k, nb;
   int pivots;  ///< pivots of round k short of V
 };
-template <class ExecSpace, bool kTuned = false>
-struct NextPivotCrossKernel : NextPivotCross {
-  using Ops = TileOps<ExecSpace>;
+template <class Ops, bool kTuned = false>
+struct NextPivotCrossKernel : NextPivotCross<typename Ops::Value> {
+  using Base = NextPivotCross<typename Ops::Value>;
+  using Base::B, Base::d, Base::k, Base::n, Base::nb, Base::pivots;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
     const int id = team.league_rank();
     const bool in_row = id < nb - 1;
     const int other = in_row ? id + (id >= k) : (id - (nb - 1)) + (id - (nb - 1) >= k ? 2 : 0);
     const int bi = in_row ? k + 1 : other, bj = in_row ? other : k + 1;
-    int32_t* tile_row = d + int64_t(bi) * B * n;
+    typename Ops::Value* tile_row = d + int64_t(bi) * B * n;
     Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
                                            d + int64_t(k) * B * n + int64_t(bj) * B, n, B, pivots);
   }

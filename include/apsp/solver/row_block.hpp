@@ -10,11 +10,13 @@
 
 namespace apsp {
 
-/// The tile rows one process holds, for a round k: `rows` (row_tiles tile rows of n int32,
+/// The tile rows one process holds, for a round k: `rows` (row_tiles tile rows of n entries,
 /// from global tile row first_tile) and the pivot row block of round k, which lies in `rows`
-/// when this process holds tile row k and is a received copy otherwise.
-struct RowBlock {
-  int32_t* rows;
+/// when this process holds tile row k and is a received copy otherwise. Entries are int32
+/// distances, or the 64-bit keys of a solve that also finds predecessors (paths/path_keys.hpp).
+template <class Value>
+struct RowBlockOf {
+  Value* rows;
   int first_tile, row_tiles;
   int64_t n;
   int block;
@@ -22,17 +24,19 @@ struct RowBlock {
 
   /// The rows `d` holds (the whole matrix on one device).
   template <class ExecSpace>
-  static RowBlock of(const DistanceMatrix<ExecSpace>& d) {
-    return RowBlock{d.data.data(), int(d.first_row / d.block), int(d.rows / d.block), d.n, d.block, d.vertices};
+  static RowBlockOf of(const DistanceMatrix<ExecSpace, Value>& d) {
+    return RowBlockOf{d.data.data(), int(d.first_row / d.block), int(d.rows / d.block), d.n, d.block, d.vertices};
   }
   /// Tile rows [first, first + tiles) of this block.
-  RowBlock sub(int first, int tiles) const { return RowBlock{tile_row(first), first, tiles, n, block, vertices}; }
+  RowBlockOf sub(int first, int tiles) const { return RowBlockOf{tile_row(first), first, tiles, n, block, vertices}; }
 
   int k_local(int k) const { return k >= first_tile && k < first_tile + row_tiles ? k - first_tile : -1; }
   /// Global tile row k, which this block holds (k_local(k) >= 0).
-  int32_t* tile_row(int k) const { return rows + int64_t(k - first_tile) * block * n; }
+  Value* tile_row(int k) const { return rows + int64_t(k - first_tile) * block * n; }
   /// Pivots of round k that are vertices: B, but in the last round when V is not a multiple of B.
   int pivots(int k) const { return int(std::min<int64_t>(block, vertices - int64_t(k) * block)); }
 };
+
+using RowBlock = RowBlockOf<int32_t>;
 
 }  // namespace apsp

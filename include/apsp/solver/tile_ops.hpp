@@ -37,6 +37,17 @@ struct TileOps {
   using Tile = ThreadTile<Traits>;
   using Layout = SliceLayout<Traits>;
 
+  // What the round driver (blocked_fw.hpp) asks of any tile operations: the entry type, the
+  // team shape and scratch of each kernel, and whether a round takes the tuned kernels.
+  using Value = int32_t;
+  using LaunchBounds = typename Traits::LaunchBounds;
+  static int team_size(int B) { return Traits::team_size(B); }
+  static int vector_length(int B) { return Traits::vector_length(B); }
+  static size_t product_scratch(int B) { return product_scratch_bytes<Traits>(B); }
+  static size_t closure_scratch(int B) { return closure_scratch_bytes<Traits>(B); }
+  static constexpr bool kHasTuned = Layout::kHasTuned;
+  static bool tuned(int B, int pivots) { return Layout::tuned(B, pivots); }
+
   KOKKOS_FORCEINLINE_FUNCTION static int32_t* scratch(const Member& team, size_t ints) {
     return static_cast<int32_t*>(team.team_scratch(0).get_shmem_aligned(ints * sizeof(int32_t), 64));
   }
