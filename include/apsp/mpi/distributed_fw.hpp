@@ -177,7 +177,8 @@ class DistributedFloydWarshall {
     const int root = part_.owner(k);
     const Block rb = Block::of(local_);
     // Counted in int32: a 64-bit key travels as two.
-    constexpr int64_t kInts = int64_t(sizeof(Value) / sizeof(int32_t));
+    static_assert(sizeof(Value) == sizeof(int32_t) || sizeof(Value) == sizeof(int64_t));
+    constexpr int64_t kInts = sizeof(Value) == sizeof(int64_t) ? 2 : 1;
     const int64_t count = int64_t(local_.block) * local_.n * kInts;
     Kokkos::Timer t;
     // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the keys' bytes, as int32

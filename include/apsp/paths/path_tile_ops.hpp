@@ -40,8 +40,9 @@ struct PathTileOps {
   static constexpr int kTile = 4;
   static constexpr int kSlice = 16;
   static constexpr int kMaxBlock = 64;
-  /// Host tiles: B int64 keys per row, three tiles of 32 KiB at B = 64 stay in L2.
-  static constexpr int default_block = kGpu ? 64 : 64;
+  /// GPU: the largest tile of a 256-thread team. Host: three tiles of 32 KiB of keys at B = 64
+  /// stay in a core's L2.
+  static constexpr int default_block = 64;
   static constexpr int kLargestHostBlock = 1024;
 #ifndef APSP_PATH_MIN_TEAMS
 #define APSP_PATH_MIN_TEAMS 2
