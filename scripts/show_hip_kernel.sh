@@ -55,7 +55,7 @@ def short(mangled):
     name = subprocess.run(["c++filt"], input=mangled, capture_output=True, text=True).stdout.strip()
     # A phase kernel names its tile operations (TileOps, or PathTileOps on path keys) and
     # whether it is the tuned instantiation; other functors only their execution space.
-    m = re.search(r"apsp::Impl::(\w+Kernel)<apsp::Impl::(\w+)<[^<>]*>(?:, (true|false))?>", name)
+    m = re.search(r"apsp::Impl::(\w+Kernel)<apsp::Impl::(\w+)<[^<>]*>\s*(?:, (true|false))?\s*>", name)
     if m:
         prefix = "Path" if m.group(2) == "PathTileOps" else ""
         return prefix + m.group(1) + {"true": " (tuned)", "false": " (general)"}.get(m.group(3), "")

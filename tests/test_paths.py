@@ -16,6 +16,7 @@ every backend of the build, at several block sizes and (with --mpiexec) at 1-3 r
   one line (exit 2, nothing written).
 """
 import argparse
+import json
 import os
 import shlex
 import subprocess
@@ -183,6 +184,21 @@ class Predecessors(unittest.TestCase):
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertIn("VERIFY FAILED: pred(5, 17)", p.stdout + p.stderr)
         self.assertFalse(os.path.exists(out) or os.path.exists(pred), "a failed check wrote its output")
+
+    def test_verdict_and_record(self):
+        graph, out, pred, rec = self.path("g.bin"), self.path("d.out"), self.path("p.out"), self.path("r.json")
+        write_graph(graph, 30, [(i, (i * 7 + 3) % 30, i % 4) for i in range(30)] + [(i, i + 1, 2) for i in range(29)])
+        p = run([ARGS.exe, "--verify", "--json", rec, graph, out, "--predecessors", pred])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("VERIFY PASSED (30 rows against Dijkstra, predecessor chains walked", p.stdout)
+        with open(rec) as f:
+            r = json.load(f)
+        self.assertEqual((r["predecessors"], r["verify"]["predecessors_checked"]), (pred, True))
+        p = run([ARGS.exe, "--verify", "--json", rec, graph, out])
+        self.assertNotIn("predecessor", p.stdout)
+        with open(rec) as f:
+            r = json.load(f)
+        self.assertEqual((r["predecessors"], r["verify"]["predecessors_checked"]), (None, False))
 
     def test_refused(self):
         graph, out = self.path("g.bin"), self.path("d.out")

@@ -99,31 +99,6 @@ Csr build_csr(const GraphFile& g, bool sorted = false) {
 #endif
 }
 
-std::vector<int32_t> dijkstra(const Csr& csr, int64_t source) {
-  const int64_t v = rows(csr);
-  std::vector<int64_t> dist(size_t(v), INT64_MAX);
-  using Item = std::pair<int64_t, int32_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
-  dist[size_t(source)] = 0;
-  heap.push({0, int32_t(source)});
-  while (!heap.empty()) {
-    const auto [du, u] = heap.top();
-    heap.pop();
-    if (du != dist[size_t(u)]) continue;
-    for (int64_t i = row_begin(csr, u); i < row_begin(csr, u + 1); ++i) {
-      const int32_t t = column(csr, i);
-      const int64_t nd = du + weight(csr, i);
-      if (nd < dist[size_t(t)]) {
-        dist[size_t(t)] = nd;
-        heap.push({nd, t});
-      }
-    }
-  }
-  std::vector<int32_t> out(static_cast<size_t>(v));
-  for (int64_t t = 0; t < v; ++t) out[size_t(t)] = dist[size_t(t)] == INT64_MAX ? kInf : int32_t(dist[size_t(t)]);
-  return out;
-}
-
 // The lightest edge u -> t in a sorted CSR (build_csr(g, true)), or -1 when there is none.
 int64_t edge_weight(const Csr& csr, int64_t u, int32_t t) {
   int64_t lo = row_begin(csr, u), hi = row_begin(csr, u + 1);
@@ -137,42 +112,47 @@ int64_t edge_weight(const Csr& csr, int64_t u, int32_t t) {
   return lo < row_begin(csr, u + 1) && column(csr, lo) == t ? weight(csr, lo) : -1;
 }
 
-// Dijkstra on (distance, edges) in lexicographic order, then the tie rule's predecessor of
-// each vertex: the smallest u with an edge u -> t on which both are tight.
+// Dijkstra from `source` on (distance, edges) in lexicographic order, packed into one int64
+// (distance << kHopBits | edges: distances stay below 2^31, a path has fewer than 2^21 edges
+// for any V whose matrix could be held), so that the heap compares one integer as for
+// distances alone. With `predecessors`, then the tie rule's predecessor of each vertex: the
+// smallest u with an edge u -> t on which both are tight (-1 at the source and where unreachable).
 struct PathRow {
   std::vector<int32_t> distance, predecessor;
 };
-PathRow dijkstra_paths(const Csr& csr, int64_t source) {
+PathRow dijkstra(const Csr& csr, int64_t source, bool predecessors) {
+  constexpr int kHopBits = 21;
   const int64_t v = rows(csr);
-  using Cost = std::pair<int64_t, int64_t>;  // (distance, edges)
-  const Cost none{INT64_MAX, INT64_MAX};
-  std::vector<Cost> cost(size_t(v), none);
-  using Item = std::pair<Cost, int32_t>;
+  std::vector<int64_t> cost(size_t(v), INT64_MAX);
+  using Item = std::pair<int64_t, int32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
-  cost[size_t(source)] = {0, 0};
-  heap.push({{0, 0}, int32_t(source)});
+  const auto step = [&](int64_t i) { return (int64_t(weight(csr, i)) << kHopBits) + 1; };
+  cost[size_t(source)] = 0;
+  heap.push({0, int32_t(source)});
   while (!heap.empty()) {
     const auto [cu, u] = heap.top();
     heap.pop();
     if (cu != cost[size_t(u)]) continue;
     for (int64_t i = row_begin(csr, u); i < row_begin(csr, u + 1); ++i) {
       const int32_t t = column(csr, i);
-      const Cost c{cu.first + weight(csr, i), cu.second + 1};
+      const int64_t c = cu + step(i);
       if (c < cost[size_t(t)]) {
         cost[size_t(t)] = c;
         heap.push({c, t});
       }
     }
   }
-  PathRow out{std::vector<int32_t>(size_t(v), kInf), std::vector<int32_t>(size_t(v), -1)};
+  PathRow out{std::vector<int32_t>(size_t(v), kInf), {}};
+  for (int64_t t = 0; t < v; ++t)
+    if (cost[size_t(t)] != INT64_MAX) out.distance[size_t(t)] = int32_t(cost[size_t(t)] >> kHopBits);
+  if (!predecessors) return out;
+  out.predecessor.assign(size_t(v), -1);
   for (int64_t u = 0; u < v; ++u) {
-    if (cost[size_t(u)] == none) continue;
-    out.distance[size_t(u)] = int32_t(cost[size_t(u)].first);
+    if (cost[size_t(u)] == INT64_MAX) continue;
     for (int64_t i = row_begin(csr, u); i < row_begin(csr, u + 1); ++i) {
       const int32_t t = column(csr, i);
-      const Cost c{cost[size_t(u)].first + weight(csr, i), cost[size_t(u)].second + 1};
       int32_t& p = out.predecessor[size_t(t)];
-      if (t != source && c == cost[size_t(t)] && (p < 0 || u < p)) p = int32_t(u);
+      if (t != source && cost[size_t(u)] + step(i) == cost[size_t(t)] && (p < 0 || u < p)) p = int32_t(u);
     }
   }
   return out;
@@ -226,6 +206,10 @@ std::string walk_predecessors(const Csr& csr, int64_t s, const std::vector<int32
 
 }  // namespace
 
+struct ReferenceGraph {
+  Csr csr;
+};
+
 std::vector<int64_t> verify_sources(int64_t vertices, int64_t requested) {
   if (requested <= 0) requested = vertices <= 512 ? vertices : 8;
   if (requested >= vertices) {
@@ -251,21 +235,17 @@ ReferenceRows reference_rows(const GraphFile& graph, const std::vector<int64_t>&
   if (paths) ref.predecessors.resize(sources.size());
   if (sources.empty()) return ref;
   // An MPI rank's generated graph holds only its own rows: Dijkstra needs them all.
-  auto shared = std::make_shared<const Csr>(
+  auto held = std::make_shared<const ReferenceGraph>(ReferenceGraph{
       graph.partial() ? build_csr(GraphFile::generate(*graph.generated(), 0, graph.vertices(), threads), paths)
-                      : build_csr(graph, paths));
-  const Csr& csr = *shared;
-  if (paths) ref.graph = shared;
+                      : build_csr(graph, paths)});
+  const Csr& csr = held->csr;
+  if (paths) ref.graph = held;
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i; (i = next++) < sources.size();) {
-      if (!paths) {
-        ref.rows[i] = dijkstra(csr, sources[i]);
-        continue;
-      }
-      PathRow r = dijkstra_paths(csr, sources[i]);
+      PathRow r = dijkstra(csr, sources[i], paths);
       ref.rows[i] = std::move(r.distance);
-      ref.predecessors[i] = std::move(r.predecessor);
+      if (paths) ref.predecessors[i] = std::move(r.predecessor);
     }
   };
   std::vector<std::thread> pool;
@@ -296,8 +276,8 @@ VerifyReport compare_rows(const ReferenceRows& reference, const RowOf& row, cons
         break;
       }
     if (report.passed && predecessors) {
-      report.first_mismatch = walk_predecessors(*std::static_pointer_cast<const Csr>(reference.graph), s, got,
-                                                predecessors(s), reference.predecessors[i]);
+      report.first_mismatch =
+          walk_predecessors(reference.graph->csr, s, got, predecessors(s), reference.predecessors[i]);
       report.passed = report.first_mismatch.empty();
     }
   }

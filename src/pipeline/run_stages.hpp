@@ -228,8 +228,9 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
     }
   });
   rep.vertices = graph->vertices();
+  const std::string graph_name = opt.input.empty() ? "generated graph" : opt.input;
   if (paths)  // the vertex limit of the keys, before any memory is sized (weights: after the build)
-    procs.collectively([&] { PathKeys::of(rep.vertices, 0, opt.input.empty() ? "generated graph" : opt.input); });
+    procs.collectively([&] { PathKeys::of(rep.vertices, 0, graph_name); });
   // Each process made the edges of its own rows: every process takes part in the sum, also one
   // that holds all rows (fewer tile rows than processes) or none.
   rep.edges = opt.generate ? procs.total(graph->edges()) : graph->edges();
@@ -267,7 +268,7 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
     // largest of the ranks' figures (an integer well inside a double's exact range).
     const auto heaviest = int32_t(procs.slowest(double(largest_weight(*d))));
     procs.collectively([&] {
-      codec = PathKeys::of(rep.vertices, heaviest, opt.input.empty() ? "generated graph" : opt.input);
+      codec = PathKeys::of(rep.vertices, heaviest, graph_name);
       keys.emplace(rep.vertices, B, d->first_row, d->rows, "apsp::path_keys");
       to_keys(*d, *keys, codec);
       pred.emplace(rep.vertices, B, d->first_row, d->rows, "apsp::predecessor_matrix");
@@ -286,7 +287,7 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   // host (6.4 GB at V = 40000: docs/results.md); the copy starts on the first pieces ready.
   ReadyRows<Runtime> ready, pred_ready;  // before `reserve`: outlive the thread that fills them
   std::optional<BackgroundTask> reserve;
-  if (!host_is_device<ExecSpace>())
+  if (!host_is_device<ExecSpace>() && (!out->discards() || (pred_out && !pred_out->discards())))
     reserve.emplace([&] {
       struct Finish {
         ReadyRows<Runtime>& r;

@@ -89,6 +89,7 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
       {"graph", graph_of(options)},
       {"output", options.output},
       {"output_state", output_state(r)},
+      {"predecessors", options.predecessors.empty() ? json(nullptr) : json(options.predecessors)},
       {"V", r.vertices},
       {"E", r.edges},
       {"block_size", r.block},
@@ -114,6 +115,7 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
       {"verify",
        {{"verdict", verify_state(r)},
         {"rows_checked", r.verify.rows_checked},
+        {"predecessors_checked", r.verify.predecessors},
         {"reference_seconds", r.verify.seconds},
         {"first_mismatch", r.verify.first_mismatch}}},
   };

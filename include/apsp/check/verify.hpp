@@ -31,6 +31,9 @@ inline constexpr int64_t kDefaultVerifyRows = 8;
 /// fixed seed.
 std::vector<int64_t> verify_sources(int64_t vertices, int64_t requested);
 
+/// The graph as the check holds it (its CSR form, each vertex's edges sorted), for the walk.
+struct ReferenceGraph;
+
 /// Dijkstra's distances from each of `sources` (V int32 each, INF where unreachable); with
 /// `paths`, also the predecessors the tie rule picks (paths/path_keys.hpp: fewest edges, then
 /// the smallest predecessor; -1 at the source and where unreachable), and the graph kept (its
@@ -39,7 +42,7 @@ struct ReferenceRows {
   std::vector<int64_t> sources;
   std::vector<std::vector<int32_t>> rows;
   std::vector<std::vector<int32_t>> predecessors;  ///< with paths only
-  std::shared_ptr<const void> graph;               ///< with paths only: the CSR form
+  std::shared_ptr<const ReferenceGraph> graph;     ///< with paths only
   double seconds = 0;                              ///< time it took to compute them
 };
 

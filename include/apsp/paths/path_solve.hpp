@@ -38,7 +38,6 @@ void check_path_block_size(int block) {
 
 namespace Impl {
 
-template <class ExecSpace>
 struct LargestWeight {
   const int32_t* d;
   KOKKOS_INLINE_FUNCTION void operator()(const int64_t e, int32_t& m) const {
@@ -46,7 +45,6 @@ struct LargestWeight {
   }
 };
 
-template <class ExecSpace>
 struct ToKeys {
   const int32_t* d;
   PathKeys::Key* keys;
@@ -57,7 +55,6 @@ struct ToKeys {
   }
 };
 
-template <class ExecSpace>
 struct SplitKeys {
   const PathKeys::Key* keys;
   int32_t* d;
@@ -76,7 +73,7 @@ template <class ExecSpace>
 int32_t largest_weight(const DistanceMatrix<ExecSpace>& d) {
   int32_t m = 0;
   Kokkos::parallel_reduce("apsp::paths::largest_weight", Kokkos::RangePolicy<ExecSpace>(0, int64_t(d.data.size())),
-                          Impl::LargestWeight<ExecSpace>{d.data.data()}, Kokkos::Max<int32_t>(m));
+                          Impl::LargestWeight{d.data.data()}, Kokkos::Max<int32_t>(m));
   return m;
 }
 
@@ -84,7 +81,7 @@ int32_t largest_weight(const DistanceMatrix<ExecSpace>& d) {
 template <class ExecSpace>
 void to_keys(const DistanceMatrix<ExecSpace>& d, const PathKeyMatrix<ExecSpace>& keys, const PathKeys& codec) {
   Kokkos::parallel_for("apsp::paths::to_keys", Kokkos::RangePolicy<ExecSpace>(0, int64_t(d.data.size())),
-                       Impl::ToKeys<ExecSpace>{d.data.data(), keys.data.data(), d.n, d.first_row, codec});
+                       Impl::ToKeys{d.data.data(), keys.data.data(), d.n, d.first_row, codec});
 }
 
 /// d and pred = the distances and predecessors of the solved `keys`.
@@ -92,7 +89,7 @@ template <class ExecSpace>
 void split_keys(const PathKeyMatrix<ExecSpace>& keys, const PathKeys& codec, const DistanceMatrix<ExecSpace>& d,
                 const DistanceMatrix<ExecSpace>& pred) {
   Kokkos::parallel_for("apsp::paths::split_keys", Kokkos::RangePolicy<ExecSpace>(0, int64_t(d.data.size())),
-                       Impl::SplitKeys<ExecSpace>{keys.data.data(), d.data.data(), pred.data.data(), codec});
+                       Impl::SplitKeys{keys.data.data(), d.data.data(), pred.data.data(), codec});
 }
 
 }  // namespace apsp
