@@ -52,6 +52,7 @@ VerifyReport combine_verdicts(MPI_Comm comm, const VerifyReport& local) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   VerifyReport all;
+  all.predecessors = local.predecessors;  // the same option on every rank
   MPI_Allreduce(&local.rows_checked, &all.rows_checked, 1, MPI_INT64_T, MPI_SUM, comm);
   int failing = local.passed ? size : rank, first = size;
   MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, comm);
