@@ -21,7 +21,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 namespace apsp {
 
@@ -41,6 +43,33 @@ template <class ExecSpace>
 constexpr bool device_reads_host() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 }
+
+/// Host memory page-locked for ExecSpace's copies while this object lives; empty where the
+/// backend cannot or need not lock it (BackendRuntime::pin_host_memory said no).
+template <class ExecSpace>
+class PinnedHostRange {
+ public:
+  PinnedHostRange() = default;
+  PinnedHostRange(void* p, size_t bytes) : p_(BackendRuntime<ExecSpace>::pin_host_memory(p, bytes) ? p : nullptr) {}
+  PinnedHostRange(PinnedHostRange&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  PinnedHostRange& operator=(PinnedHostRange&& o) noexcept {
+    if (this != &o) {
+      reset();
+      p_ = std::exchange(o.p_, nullptr);
+    }
+    return *this;
+  }
+  PinnedHostRange(const PinnedHostRange&) = delete;
+  PinnedHostRange& operator=(const PinnedHostRange&) = delete;
+  ~PinnedHostRange() { reset(); }
+  explicit operator bool() const { return p_ != nullptr; }
+  void reset() {
+    if (p_ != nullptr) BackendRuntime<ExecSpace>::unpin_host_memory(std::exchange(p_, nullptr));
+  }
+
+ private:
+  void* p_ = nullptr;
+};
 
 /// Collectives between the devices of several processes, ordered on a device queue so that
 /// the host does not wait for them (NCCL for CUDA: cuda_collectives.hpp). None by default:

@@ -167,9 +167,21 @@ TEST(OutputFileTest, WritesRowsOfAPaddedMatrixWithSeveralThreads) {
     }
 }
 
+// Whether the page holding `p` is mapped in this process (/proc/self/pagemap, bit 63).
+bool page_mapped(const void* p) {
+  const int fd = ::open("/proc/self/pagemap", O_RDONLY);
+  if (fd < 0) return true;  // cannot tell: as if kept
+  uint64_t entry = 0;
+  const off_t at = off_t(reinterpret_cast<uintptr_t>(p) / uintptr_t(::sysconf(_SC_PAGESIZE)) * sizeof(entry));
+  const bool read = ::pread(fd, &entry, sizeof(entry), at) == ssize_t(sizeof(entry));
+  ::close(fd);
+  return !read || (entry >> 63) != 0;
+}
+
 // The reserved rows come ready piece by piece (several threads), each piece whole rows and
 // whole pages, every row once; on tmpfs a piece's memory is the file itself, so what is
-// copied there (as a device does) is the output.
+// copied there (as a device does) is the output, also when it is written after the piece was
+// taken and this process's view of its pages dropped (as a device's copy lands after).
 TEST(OutputFileTest, ReservedRowsComeReadyInPiecesThatCoverEveryRowOnce) {
   for (const std::string& folder : {std::string("/dev/shm"), std::string()}) {
     if (!folder.empty() && !exists(folder)) continue;
@@ -181,18 +193,36 @@ TEST(OutputFileTest, ReservedRowsComeReadyInPiecesThatCoverEveryRowOnce) {
       std::mutex lock;
       std::vector<int> seen(size_t(cols), 0);
       int pieces = 0, with_memory = 0;
+      const auto fill = [cols](char* memory, int64_t first, int64_t rows) {
+        for (int64_t r = first; r < first + rows; ++r)
+          for (int64_t c = 0; c < cols; ++c)
+            reinterpret_cast<int32_t*>(memory)[(r - first) * cols + c] = int32_t(r * cols + c);
+      };
+      struct Taken {
+        char* memory;
+        int64_t first, rows;
+      };
+      std::vector<Taken> taken;  // every other piece: written once its view is dropped
       out.reserve_rows(0, cols, [&](int64_t first, int64_t rows, char* memory) {
         std::lock_guard<std::mutex> g(lock);
         ++pieces;
         for (int64_t r = first; r < first + rows; ++r) ++seen[size_t(r)];
         EXPECT_EQ(first * cols * 4 % ::sysconf(_SC_PAGESIZE), 0) << "a piece starts inside a page";
-        if (memory != nullptr) {
-          ++with_memory;
-          for (int64_t r = first; r < first + rows; ++r)
-            for (int64_t c = 0; c < cols; ++c)
-              reinterpret_cast<int32_t*>(memory)[(r - first) * cols + c] = int32_t(r * cols + c);
+        if (memory == nullptr) return false;
+        ++with_memory;
+        if (pieces % 2 == 0) {
+          taken.push_back({memory, first, rows});
+          return true;
         }
+        fill(memory, first, rows);
+        return false;
       });
+      for (const Taken& t : taken) {
+        if (t.rows * cols * 4 >= 2 * ::sysconf(_SC_PAGESIZE)) {
+          EXPECT_FALSE(page_mapped(t.memory + t.rows * cols * 2)) << "the view of a taken piece was kept";
+        }
+        fill(t.memory, t.first, t.rows);
+      }
       EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), cols) << "every row exactly once";
       if (cols >= 1000) {
         EXPECT_GT(pieces, 1);

@@ -102,6 +102,15 @@ void MappedFileRange::prepare(int threads, int pieces, int64_t grain,
     if (!e.empty()) throw std::runtime_error(e);
 }
 
+void MappedFileRange::drop_view(int64_t begin, int64_t end) const {
+  if (map_ == nullptr) return;
+  const int64_t page = ::sysconf(_SC_PAGESIZE);
+  const int64_t b = (std::max(begin, begin_) + page - 1) / page * page, e = std::min(end, end_) / page * page;
+  // The pages stay the file's (a shared mapping), locked or not: on failure nothing is lost,
+  // and unmap() drops them later.
+  if (e > b) (void)::madvise(map_ + (b - base_), size_t(e - b), MADV_DONTNEED);
+}
+
 void MappedFileRange::unmap(int threads) {
   if (map_ == nullptr) return;
   const size_t bytes = size_t(end_ - base_);

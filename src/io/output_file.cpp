@@ -64,7 +64,7 @@ void ResultFile::prepare_rows(const MappedFileRange& map, int64_t first_row, int
                               bool device_may_copy, const RowsReady& ready) {
   const int64_t row_bytes = cols * int64_t(sizeof(int32_t));
   if (!map) {
-    if (ready) ready(first_row, rows, nullptr);
+    if (ready) (void)ready(first_row, rows, nullptr);
     return;
   }
   // Pieces of whole rows and whole pages: copies go by rows, and pinning by pages.
@@ -74,7 +74,9 @@ void ResultFile::prepare_rows(const MappedFileRange& map, int64_t first_row, int
   // thread, 12.9 with 4, and only 6.8 with 8 (scripts/page_rate.sh, docs/results.md).
   threads = std::min(threads, 4);
   map.prepare(threads, 4 * threads, grain, [&](int64_t begin, int64_t end) {
-    if (ready) ready(begin / row_bytes, (end - begin) / row_bytes, device_may_copy ? map.memory_at(begin) : nullptr);
+    char* memory = device_may_copy ? map.memory_at(begin) : nullptr;
+    if (ready && ready(begin / row_bytes, (end - begin) / row_bytes, memory) && memory != nullptr)
+      map.drop_view(begin, end);
   });
 }
 

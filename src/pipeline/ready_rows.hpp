@@ -26,14 +26,16 @@ class ReadyRows {
   ReadyRows& operator=(const ReadyRows&) = delete;
   ~ReadyRows() { unpin_all(); }
 
-  /// From a preparing thread: pins `memory` (when given and the system allows) and records the piece.
-  void add(int64_t first_row, int64_t rows, char* memory, int64_t row_bytes) {
+  /// From a preparing thread: pins `memory` (when given and the system allows) and records the
+  /// piece. Returns true when it pinned the memory.
+  bool add(int64_t first_row, int64_t rows, char* memory, int64_t row_bytes) {
     char* pinned = memory != nullptr && Runtime::pin_host_memory(memory, size_t(rows * row_bytes)) ? memory : nullptr;
     {
       std::lock_guard<std::mutex> g(lock_);
       pieces_.push_back({first_row, rows, pinned});
     }
     changed_.notify_all();
+    return pinned != nullptr;
   }
   /// No more pieces will come (the preparation ended, or failed).
   void finish() {

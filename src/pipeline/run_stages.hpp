@@ -256,11 +256,17 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   std::optional<PathKeyMatrix<ExecSpace>> keys;
   std::optional<typename Procs::template Solver<PathFloydWarshall<ExecSpace>>> path_solver;
   PathKeys codec;
+  std::unique_ptr<int32_t[]> edges_read_ahead;
   procs.collectively([&] {
     const int r = procs.rank();
     d.emplace(rep.vertices, B, int64_t(part.first(r)) * B, int64_t(part.count(r)) * B);
-    initialise_from_edges(*d, *graph);
-    graph->drop_cache();  // the check, if asked for, reads what it needs again
+    {
+      const auto pinned = pin_cached_edges<ExecSpace>(*graph);
+      initialise_from_edges(*d, *graph);
+    }
+    // The edges read ahead are freed once the solve is done, beside the copy back, instead of
+    // before the solve (0.04 s for 960 MB on an H200 host); the check reads what it needs again.
+    edges_read_ahead = graph->release_cache();
     if (!paths) solver.emplace(procs, *d);
   });
   if (paths) {
@@ -296,7 +302,7 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
       const auto prepare = [&](ResultFile& file, ReadyRows<Runtime>& into) {
         if (file.discards()) return;
         file.reserve_rows(d->first_row, result_rows(*d), [&](int64_t first, int64_t rows, char* memory) {
-          into.add(first, rows, memory, rep.vertices * int64_t(sizeof(int32_t)));
+          return into.add(first, rows, memory, rep.vertices * int64_t(sizeof(int32_t)));
         });
       };
       prepare(*out, ready);
@@ -333,6 +339,8 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   }
   solver.reset();
   path_solver.reset();
+  std::optional<BackgroundTask> free_edges;
+  if (edges_read_ahead) free_edges.emplace([edges = std::move(edges_read_ahead)]() mutable { edges.reset(); });
   keys.reset();
 
   if (opt.perturb_row >= 0) procs.collectively([&] { perturb_entry(*d, opt.perturb_row, opt.perturb_col); });

@@ -58,13 +58,16 @@ class GraphFile {
   }
   /// Edges [0, cached_count()) are in the cache.
   int64_t cached_count() const { return cached_; }
-  /// Frees the cache (once the matrix is built); a generated graph keeps its edges, which it
-  /// cannot read again.
-  void drop_cache() {
-    if (generated_) return;
-    cache_.reset();
+  /// Hands the cache over (once the matrix is built), so that the caller frees it where that
+  /// costs nothing (freeing 960 MB took 0.04 s on an H200 host); null for a generated graph,
+  /// which keeps its edges: it cannot read them again.
+  std::unique_ptr<int32_t[]> release_cache() {
+    if (generated_) return nullptr;
     cached_ = 0;
+    return std::move(cache_);
   }
+  /// Frees the cache (release_cache, freed here).
+  void drop_cache() { release_cache().reset(); }
 
   /// Largest weight for which every path length stays below INF: (V - 1) * w < INF.
   int32_t max_weight_allowed() const;

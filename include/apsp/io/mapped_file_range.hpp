@@ -45,6 +45,13 @@ class MappedFileRange {
   /// Throws std::runtime_error after every thread has stopped.
   void prepare(int threads, int pieces, int64_t grain, const std::function<void(int64_t, int64_t)>& ready) const;
 
+  /// Drops this process's page-table entries for the whole pages inside file bytes [begin,
+  /// end), keeping the mapping's addresses: for pages a device holds page-locked and alone
+  /// writes from then on (they stay the file's pages, and a later access maps them again).
+  /// Tearing 6.4 GB of a mapping down took 0.18 s on an H200 host after the result was
+  /// copied; done piece by piece as the pages are locked, it is off the run's path.
+  void drop_view(int64_t begin, int64_t end) const;
+
   /// Ends the mapping (a shared mapping's pages are the file's: nothing to flush), tearing a
   /// large one down with up to `threads` threads.
   void unmap(int threads = 1);

@@ -20,8 +20,11 @@ class ResultFile {
 
   /// Called as rows [first_row, first_row + rows) become ready to be written, from the thread
   /// that prepared them; `memory` is where they lie when the device may copy into them
-  /// directly (a file in memory, tmpfs), else null.
-  using RowsReady = std::function<void(int64_t first_row, int64_t rows, char* memory)>;
+  /// directly (a file in memory, tmpfs), else null. Returns true when the device has taken
+  /// that memory (page-locked it): only the device writes those rows from then on, so this
+  /// process's view of their pages is dropped at once (MappedFileRange::drop_view) instead of
+  /// after the result, when tearing it down would be on the run's path.
+  using RowsReady = std::function<bool(int64_t first_row, int64_t rows, char* memory)>;
 
   /// Allocates this process's rows [first_row, first_row + rows) in the file ahead, maps them
   /// and makes their pages resident (MappedFileRange), several threads at once, piece by piece,
@@ -54,7 +57,7 @@ class ResultFile {
 class DiscardedOutput final : public ResultFile {
  public:
   void reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) override {
-    if (ready) ready(first_row, rows, nullptr);
+    if (ready) (void)ready(first_row, rows, nullptr);
   }
   void write_rows(const int32_t* /*data*/, int64_t /*first_row*/, int64_t /*rows*/, int64_t /*ld*/) override {}
   void commit() override {}
