@@ -8,6 +8,7 @@
 #include <cuda_pipeline.h>
 
 #include "cuda_min_plus_pair.hpp"
+#include "register_tile_team.hpp"
 
 namespace apsp {
 
@@ -32,37 +33,18 @@ namespace apsp {
 #define APSP_CUDA_PAIRED_ENTRIES 40
 #endif
 
+// Pivots staged per slice: 16 (or B when smaller). Two slices of A's columns and Bk's rows take
+// 2 x (128 x 20 + 16 x 132) int32 = 37 KiB at B = 128.
 template <>
-struct BackendTraits<Kokkos::Cuda> {
-  static constexpr int kTileRows = APSP_CUDA_TILE_ROWS;
-  static constexpr int kTileCols = APSP_CUDA_TILE_COLS;
-  static constexpr int kRowRun = 4;  // 16-byte runs: one LDS.128 each
-  static constexpr int kColRun = 4;
-  static constexpr bool kRegisterTiles = true;
+struct BackendTraits<Kokkos::Cuda> : RegisterTileTeam<APSP_CUDA_TILE_ROWS, APSP_CUDA_TILE_COLS, 16> {
   static constexpr int default_block = APSP_CUDA_BLOCK;
-  static constexpr int kMinBlock = 16;   // a team (B^2 / 64 threads) covers a row of B / 4 runs
-  static constexpr int kMaxSlice = 16;   // slice_depth(B) <= kMaxSlice
-  static constexpr int kMaxBlock = 128;  // staged slices have a fixed pitch of 128 + kScratchPad
-  static constexpr int kLargestBlock = kMaxBlock;
-  // pivots read at once from each row of the A operand (one 8-byte shared-memory load)
-  static constexpr int kPivotRun = 2;
   // entries of a thread tile relaxed against two pivots at once with min_plus_pair
   static constexpr int kPairedEntries = APSP_CUDA_PAIRED_ENTRIES;
-  static constexpr int kChunk = 4;            // one 16-byte access per thread
-  static constexpr int kScratchPad = 4;       // keeps rows 16-byte aligned, shifts banks by 4
   static constexpr bool kAsyncCopies = true;  // LDGSTS (copy_async)
   // Compiled for teams of up to kMaxTeamThreads (a B = 128 tile) and kMinTeams of them per
   // multiprocessor: 65536 registers / (2 x 256 threads) = at most 128 registers per thread.
-  static constexpr int kMaxTeamThreads = (128 / kTileRows) * (128 / kTileCols);
   static constexpr int kMinTeams = kMaxTeamThreads >= 512 ? 1 : 512 / kMaxTeamThreads;
   using LaunchBounds = Kokkos::LaunchBounds<kMaxTeamThreads, kMinTeams>;
-  /// Pivots staged per slice: 16 (or B when smaller). Two slices of A's columns and Bk's rows
-  /// take 2 x (128 x 20 + 16 x 132) int32 = 37 KiB at B = 128.
-  KOKKOS_INLINE_FUNCTION static constexpr int slice_depth(int block) { return block < kMaxSlice ? block : kMaxSlice; }
-  // One thread per thread tile; Kokkos puts team threads on threadIdx.y, so with one vector
-  // lane consecutive threads of a warp are consecutive team ranks.
-  static int vector_length(int /*block*/) { return 1; }
-  static int team_size(int block) { return (block / kTileRows) * (block / kTileCols); }
   /// dst[0, N) = src[0, N) with the widest aligned accesses (LDS.128 / LDG.E.128 for runs of
   /// 4k int32, LDS.64 for 2): the compiler does not always prove the alignment by itself.
   template <int N>

@@ -26,6 +26,8 @@
 
 #include <cstdint>
 
+#include "register_tile_team.hpp"
+
 #ifndef APSP_HIP_TILE_ROWS
 #define APSP_HIP_TILE_ROWS 8
 #endif
@@ -42,32 +44,14 @@
 namespace apsp {
 
 // NOLINTBEGIN(bugprone-implicit-widening-of-multiplication-result): run offsets are a few int32
-struct HipBackendTraits {
-  static constexpr int kTileRows = APSP_HIP_TILE_ROWS;
-  static constexpr int kTileCols = APSP_HIP_TILE_COLS;
-  static constexpr int kRowRun = 4;  // 16-byte runs: one ds_read_b128 each
-  static constexpr int kColRun = 4;
-  static constexpr bool kRegisterTiles = true;
+struct HipBackendTraits : RegisterTileTeam<APSP_HIP_TILE_ROWS, APSP_HIP_TILE_COLS, APSP_HIP_SLICE> {
   static constexpr int default_block = APSP_HIP_BLOCK;
-  static constexpr int kMinBlock = 16;  // a team (B^2 / 64 threads) covers a row of B / 4 runs
-  static constexpr int kMaxSlice = APSP_HIP_SLICE;
-  static constexpr int kMaxBlock = 128;  // staged slices have a fixed pitch of 128 + kScratchPad
-  static constexpr int kLargestBlock = kMaxBlock;
-  static constexpr int kPivotRun = 2;  // two pivots of each A row: one ds_read_b64
   // Every entry relaxed two pivots at a time with min_plus_pair (v_add_u32 x 2 + v_min3_i32).
   static constexpr int kPairedEntries = kTileRows * kTileCols;
-  static constexpr int kChunk = 4;             // one 16-byte access per lane
-  static constexpr int kScratchPad = 4;        // keeps rows 16-byte aligned, shifts LDS banks by 4
   static constexpr bool kAsyncCopies = false;  // staged through registers (see above)
   // Teams of up to 256 threads, one per CU: a thread may use every VGPR of its SIMD lane.
-  static constexpr int kMaxTeamThreads = (128 / kTileRows) * (128 / kTileCols);
   static constexpr int kMinTeams = 1;
   using LaunchBounds = Kokkos::LaunchBounds<kMaxTeamThreads, kMinTeams>;
-  KOKKOS_INLINE_FUNCTION static constexpr int slice_depth(int block) { return block < kMaxSlice ? block : kMaxSlice; }
-  // One thread per thread tile; Kokkos puts team threads on threadIdx.y, so with one vector
-  // lane consecutive lanes of a wavefront are consecutive team ranks.
-  static int vector_length(int /*block*/) { return 1; }
-  static int team_size(int block) { return (block / kTileRows) * (block / kTileCols); }
 
   /// dst[0, N) = src[0, N) with the widest aligned accesses (global_load_dwordx4 /
   /// ds_read_b128 for runs of 4k int32, ds_read_b64 for 2): the vector types say the alignment

@@ -83,9 +83,9 @@ if not kernels:
 
 # Team scratch at run time (the kernels ask for it dynamically; the report's LDS is the static
 # part): team threads and scratch bytes as the program asks for them at the default B, from the
-# backend's defaults in backends/hip_backend.hpp, plus the (team size + 2) doubles Kokkos
-# reserves per team.
-header = open(sys.argv[4]).read()
+# backend's defaults in backends/hip_backend.hpp and the shape it shares with CUDA
+# (register_tile_team.hpp), plus the (team size + 2) doubles Kokkos reserves per team.
+header = open(sys.argv[4]).read() + open(sys.argv[4].replace("hip_backend.hpp", "register_tile_team.hpp")).read()
 value = lambda name: int(re.search(r"#define APSP_HIP_" + name + r" (\d+)", header).group(1))
 tile_rows, tile_cols, block, slice = value("TILE_ROWS"), value("TILE_COLS"), value("BLOCK"), value("SLICE")
 pad = int(re.search(r"kScratchPad = (\d+)", header).group(1))

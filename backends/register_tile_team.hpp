@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The team shape both GPU backends give the phase kernels (backend_traits.hpp names each
+// member): one thread per thread tile of kTileRows x kTileCols results kept in registers, the
+// operands staged in team scratch in 16-byte runs, B at most 128. What differs between CUDA and
+// HIP (the block, the slice depth, the pair form's share, asynchronous copies, teams per
+// multiprocessor) stays in cuda_backend.hpp and hip_backend.hpp.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+namespace apsp {
+
+template <int TileRows, int TileCols, int MaxSlice>
+struct RegisterTileTeam {
+  static constexpr int kTileRows = TileRows;
+  static constexpr int kTileCols = TileCols;
+  static constexpr int kRowRun = 4;  // 16-byte runs: one LDS.128 / ds_read_b128 each
+  static constexpr int kColRun = 4;
+  static constexpr bool kRegisterTiles = true;
+  static constexpr int kMinBlock = 16;  // a team (B^2 / 64 threads) covers a row of B / 4 runs
+  static constexpr int kMaxSlice = MaxSlice;
+  static constexpr int kMaxBlock = 128;  // staged slices have a fixed pitch of 128 + kScratchPad
+  static constexpr int kLargestBlock = kMaxBlock;
+  static constexpr int kPivotRun = 2;    // pivots read at once from each A row: one 8-byte load
+  static constexpr int kChunk = 4;       // one 16-byte access per thread
+  static constexpr int kScratchPad = 4;  // keeps rows 16-byte aligned, shifts banks by 4
+  // The largest team: a B = 128 tile.
+  static constexpr int kMaxTeamThreads = (128 / kTileRows) * (128 / kTileCols);
+  KOKKOS_INLINE_FUNCTION static constexpr int slice_depth(int block) { return block < kMaxSlice ? block : kMaxSlice; }
+  // One thread per thread tile; Kokkos puts team threads on threadIdx.y, so with one vector
+  // lane consecutive lanes of a warp (wavefront) are consecutive team ranks.
+  static int vector_length(int /*block*/) { return 1; }
+  static int team_size(int block) { return (block / kTileRows) * (block / kTileCols); }
+};
+
+}  // namespace apsp
