@@ -44,13 +44,13 @@ constexpr bool device_reads_host() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 }
 
-/// Host memory page-locked for ExecSpace's copies while this object lives; empty where the
-/// backend cannot or need not lock it (BackendRuntime::pin_host_memory said no).
-template <class ExecSpace>
+/// Host memory page-locked for a device's copies while this object lives (`Runtime`: a
+/// BackendRuntime); empty where the backend cannot or need not lock it (pin_host_memory said no).
+template <class Runtime>
 class PinnedHostRange {
  public:
   PinnedHostRange() = default;
-  PinnedHostRange(void* p, size_t bytes) : p_(BackendRuntime<ExecSpace>::pin_host_memory(p, bytes) ? p : nullptr) {}
+  PinnedHostRange(void* p, size_t bytes) : p_(Runtime::pin_host_memory(p, bytes) ? p : nullptr) {}
   PinnedHostRange(PinnedHostRange&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
   PinnedHostRange& operator=(PinnedHostRange&& o) noexcept {
     if (this != &o) {
@@ -63,8 +63,10 @@ class PinnedHostRange {
   PinnedHostRange& operator=(const PinnedHostRange&) = delete;
   ~PinnedHostRange() { reset(); }
   explicit operator bool() const { return p_ != nullptr; }
+  /// The locked memory, or null.
+  void* get() const { return p_; }
   void reset() {
-    if (p_ != nullptr) BackendRuntime<ExecSpace>::unpin_host_memory(std::exchange(p_, nullptr));
+    if (p_ != nullptr) Runtime::unpin_host_memory(std::exchange(p_, nullptr));
   }
 
  private:

@@ -137,11 +137,10 @@ void initialise_from_edges(const DistanceMatrix<ExecSpace>& d, const GraphFile& 
 /// pageable memory, and in 0.06-0.08 s pinned, pinning included. Empty where the device reads
 /// host memory itself, or nothing was read ahead.
 template <class ExecSpace>
-PinnedHostRange<ExecSpace> pin_cached_edges(const GraphFile& graph) {
+PinnedHostRange<BackendRuntime<ExecSpace>> pin_cached_edges(const GraphFile& graph) {
   if (device_reads_host<ExecSpace>() || graph.cached_count() == 0) return {};
   // Page-locking changes no byte: the cache stays const to everything else.
-  return PinnedHostRange<ExecSpace>(const_cast<int32_t*>(graph.cached_edges(0, graph.cached_count())),
-                                    size_t(12 * graph.cached_count()));
+  return {const_cast<int32_t*>(graph.cached_edges(0, graph.cached_count())), size_t(12 * graph.cached_count())};
 }
 
 }  // namespace apsp
