@@ -61,6 +61,10 @@ namespace apsp {
 /// - `kPairedEntries`: of a thread tile's entries, how many are relaxed against two pivots
 ///   at once by `min_plus_pair(c, a0, b0, a1, b1, unit())` = min(c, a0 + b0, a1 + b1) (a
 ///   three-input min and two adds that run on another pipe than the fused add-min); 0: none.
+/// - `kPackedTiles`: whether the tuned product runs in 16-bit lanes where a tile's entries allow
+///   it (include/apsp/solver/packed_tiles.hpp); then `packed_min_plus(c, a, b)` relaxes the two
+///   halves of a word at once, and `team_all(team, v)` is a barrier that returns whether v holds
+///   on every thread of the team.
 template <class ExecSpace>
 struct BackendTraits;
 
@@ -68,6 +72,15 @@ namespace Impl {
 KOKKOS_FORCEINLINE_FUNCTION int32_t portable_min_plus(int32_t c, int32_t a, int32_t b) {
   const int32_t s = a + b;
   return s < c ? s : c;
+}
+/// Per 16-bit half of the words: min(c, a + b), the sum modulo 2^16 (as the packed instruction).
+KOKKOS_FORCEINLINE_FUNCTION int32_t portable_packed_min_plus(int32_t c, int32_t a, int32_t b) {
+  uint32_t r = 0;
+  for (int h = 0; h < 32; h += 16) {
+    const uint32_t s = ((uint32_t(a) >> h) + (uint32_t(b) >> h)) & 0xffffu, old = (uint32_t(c) >> h) & 0xffffu;
+    r |= (s < old ? s : old) << h;
+  }
+  return int32_t(r);
 }
 }  // namespace Impl
 

@@ -33,6 +33,17 @@ namespace apsp {
 #define APSP_CUDA_PAIRED_ENTRIES 40
 #endif
 
+// The tuned product in 16-bit lanes wherever a tile's entries allow it (packed_tiles.hpp): on
+// by default where the build targets an architecture with a one-instruction packed add-min
+// (VIADDMNMX.U16x2: Hopper and Blackwell); -DAPSP_CUDA_PACKED=0 turns it off.
+#ifndef APSP_CUDA_PACKED
+#if defined(KOKKOS_ARCH_HOPPER90) || defined(KOKKOS_ARCH_BLACKWELL100) || defined(KOKKOS_ARCH_BLACKWELL120)
+#define APSP_CUDA_PACKED 1
+#else
+#define APSP_CUDA_PACKED 0
+#endif
+#endif
+
 // Pivots staged per slice: 16 (or B when smaller). Two slices of A's columns and Bk's rows take
 // 2 x (128 x 20 + 16 x 132) int32 = 37 KiB at B = 128.
 template <>
@@ -41,6 +52,7 @@ struct BackendTraits<Kokkos::Cuda> : RegisterTileTeam<APSP_CUDA_TILE_ROWS, APSP_
   // entries of a thread tile relaxed against two pivots at once with min_plus_pair
   static constexpr int kPairedEntries = APSP_CUDA_PAIRED_ENTRIES;
   static constexpr bool kAsyncCopies = true;  // LDGSTS (copy_async)
+  static constexpr bool kPackedTiles = APSP_CUDA_PACKED != 0;
   // Compiled for teams of up to kMaxTeamThreads (a B = 128 tile) and kMinTeams of them per
   // multiprocessor: 65536 registers / (2 x 256 threads) = at most 128 registers per thread.
   static constexpr int kMinTeams = kMaxTeamThreads >= 512 ? 1 : 512 / kMaxTeamThreads;
@@ -153,6 +165,25 @@ struct BackendTraits<Kokkos::Cuda> : RegisterTileTeam<APSP_CUDA_TILE_ROWS, APSP_
     return cuda::min_plus_pair_sm90(c, a0, b0, a1, b1, one);
 #else
     return Impl::portable_min_plus(Impl::portable_min_plus(c, a0 * one, b0), a1 * one, b1);
+#endif
+  }
+  /// Per 16-bit half: min(c, a + b) (packed_tiles.hpp keeps every sum below 2^16). One
+  /// VIADDMNMX.U16x2 on sm_90.
+  KOKKOS_FORCEINLINE_FUNCTION static int32_t packed_min_plus(int32_t c, int32_t a, int32_t b) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+    return int32_t(__viaddmin_u16x2(uint32_t(a), uint32_t(b), uint32_t(c)));
+#else
+    return Impl::portable_packed_min_plus(c, a, b);
+#endif
+  }
+  /// Whether v holds on every thread of the team: a team is the whole block (one vector lane),
+  /// so one barrier with a vote (BAR.RED.AND).
+  template <class Team>
+  KOKKOS_FORCEINLINE_FUNCTION static bool team_all(const Team& /*team*/, bool v) {
+#if defined(__CUDA_ARCH__)
+    return __syncthreads_and(int(v)) != 0;
+#else
+    return v;  // device code only
 #endif
   }
   /// c[j] = min(c[j], a + b[j]) for j < N: one VIADDMNMX each on sm_90.

@@ -24,6 +24,9 @@ struct RegisterTileTeam {
   static constexpr int kPivotRun = 2;    // pivots read at once from each A row: one 8-byte load
   static constexpr int kChunk = 4;       // one 16-byte access per thread
   static constexpr int kScratchPad = 4;  // keeps rows 16-byte aligned, shifts banks by 4
+  // The tuned product in 16-bit lanes where a tile allows it (solver/packed_tiles.hpp): only
+  // where a packed add-min is one instruction.
+  static constexpr bool kPackedTiles = false;
   // The largest team: a B = 128 tile.
   static constexpr int kMaxTeamThreads = (128 / kTileRows) * (128 / kTileCols);
   KOKKOS_INLINE_FUNCTION static constexpr int slice_depth(int block) { return block < kMaxSlice ? block : kMaxSlice; }

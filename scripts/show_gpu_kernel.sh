@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Evidence from a CUDA build's machine code (no GPU needed): registers, stack and local memory
-# of each kernel, and the instruction mix of phase 3 and of its innermost loop (VIADDMNMX is
-# Hopper's fused add-min; LDS.128 / LDG.E.128 are 16-byte shared / global loads).
+# of each kernel, and the instruction mix of phase 3 and of its slice loops (VIADDMNMX is
+# Hopper's fused add-min, VIADDMNMX.U16x2 the same on two 16-bit lanes; LDS.128 / LDG.E.128 are
+# 16-byte shared / global loads).
 #   scripts/show_gpu_kernel.sh build-cuda/apsp_kokkos [path/to/cuobjdump]
 set -euo pipefail
 exe=${1:-build-cuda/apsp_kokkos}
@@ -33,17 +34,20 @@ op = lambda t: (t.split()[1] if t.startswith("@") else t.split()[0])
 keep = ("VIADDMNMX", "VIMNMX3", "IMAD", "LDS", "LDG", "STG", "STS", "LDL", "STL", "BAR")
 whole = Counter(op(t) for _, t in ins)
 print("== phase 3 (RemainingTilesKernel, tuned where built), whole kernel:", {k: v for k, v in sorted(whole.items()) if k.startswith(keep)})
-best = None
+# The slice loops: innermost loops that relax (one per product form: int32, and 16-bit lanes
+# where the build has the packed product).
+loops = []
 for a, t in ins:
     m = re.search(r"BRA .*?0x([0-9a-f]+)", t)
     if m and int(m.group(1), 16) < a:
         body = [x for x in ins if int(m.group(1), 16) <= x[0] <= a]
-        n = sum("VIADDMNMX" in x[1] for x in body)
-        if n and (best is None or len(body) < len(best)):
-            best = body
-if best:
-    c = Counter(op(t) for _, t in best)
-    v = c["VIADDMNMX"]
-    print(f"== innermost loop: {len(best)} instructions, {v} VIADDMNMX ({100 * v / len(best):.0f}%),",
+        if any("VIADDMNMX" in x[1] for x in body):
+            loops.append(body)
+innermost = [b for b in loops if not any(o is not b and b[0][0] <= o[0][0] and o[-1][0] <= b[-1][0] for o in loops)]
+for body in innermost:
+    c = Counter(op(t) for _, t in body)
+    form = "16-bit lanes" if c["VIADDMNMX.U16x2"] else "int32"
+    v = c["VIADDMNMX"] + c["VIADDMNMX.U16x2"]
+    print(f"== slice loop ({form}): {len(body)} instructions, {v} VIADDMNMX ({100 * v / len(body):.0f}%),",
           {k: n for k, n in sorted(c.items()) if k.startswith(keep)})
 PY

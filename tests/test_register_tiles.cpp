@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -30,17 +31,24 @@ class HostTeam {
     std::condition_variable cv;
     int size, waiting = 0;
     long generation = 0;
+    bool all = true, last_all = true;  // the vote being taken, and the last one's outcome
     explicit Barrier(int n) : size(n) {}
-    void arrive_and_wait() {
+    /// Waits for the whole team; returns whether every thread passed v = true.
+    bool arrive_and_wait(bool v = true) {
       std::unique_lock<std::mutex> lock(m);
       const long g = generation;
+      all = all && v;
       if (++waiting == size) {
         waiting = 0;
+        last_all = all;
+        all = true;
         ++generation;
         cv.notify_all();
       } else {
         cv.wait(lock, [&] { return generation != g; });
       }
+      // The next vote cannot end before this thread joins it: last_all is still this one's.
+      return last_all;
     }
   };
   HostTeam(int rank, Barrier* barrier) : rank_(rank), barrier_(barrier) {}
@@ -50,6 +58,14 @@ class HostTeam {
   KOKKOS_INLINE_FUNCTION void team_barrier() const {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     barrier_->arrive_and_wait();
+#endif
+  }
+  /// A barrier that returns whether v holds on every thread (CUDA's __syncthreads_and).
+  KOKKOS_INLINE_FUNCTION bool team_all(bool v) const {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    return barrier_->arrive_and_wait(v);
+#else
+    return v;
 #endif
   }
 
@@ -187,6 +203,80 @@ TEST(RegisterTilesHipShape, PairFormIsTwoRelaxationsUpToInfinity) {
             const int64_t exact = std::min({int64_t(c), int64_t(a0) + b0, int64_t(a1) + b1});
             EXPECT_EQ(Hip::min_plus_pair(c, a0, b0, a1, b1, Hip::unit()), exact);
           }
+}
+
+/// The HIP tile shape with the tuned product in 16-bit lanes where a tile allows it, as CUDA's
+/// on sm_90 (packed_tiles.hpp), its packed add-min emulated: the packed product's staging,
+/// layout, vote and exactness run here through the very templates a GPU runs.
+struct PackedHip : apsp::HipBackendTraits {
+  static constexpr bool kPackedTiles = true;
+  static inline std::atomic<int> packed_teams{0};  // teams whose vote chose the packed product
+  KOKKOS_INLINE_FUNCTION static int32_t packed_min_plus(int32_t c, int32_t a, int32_t b) {
+    return apsp::Impl::portable_packed_min_plus(c, a, b);
+  }
+  template <class Team>
+  KOKKOS_INLINE_FUNCTION static bool team_all(const Team& team, bool v) {
+    const bool all = team.team_all(v);
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    if (all && team.team_rank() == 0) ++packed_teams;
+#endif
+    return all;
+  }
+};
+
+/// The tuned product C = min(C, A (min,+) Bk) on tiles (0, 0), (1, 0) (or C itself: phase 2)
+/// and (0, 1) of a wider matrix, C's entries uniform in [0, c_max], the operands' in
+/// [0, op_max] with INF one in 9, and `planted` (if not 0) in one entry of C; compared with the
+/// product entry by entry. Returns whether the team took the packed product.
+bool packed_product_matches(int c_max, int op_max, int32_t planted, bool c_is_a, unsigned seed) {
+  using S = Shape<PackedHip>;
+  constexpr int kB = PackedHip::kMaxBlock, kS = PackedHip::slice_depth(kB);
+  const int ld = 3 * kB + 8;
+  std::mt19937 rng(seed);
+  std::vector<int32_t> m(size_t(ld) * size_t(ld));
+  for (auto& v : m) v = rng() % 9 == 0 ? apsp::kInf : int32_t(rng() % unsigned(op_max + 1));
+  const int64_t a = c_is_a ? 0 : int64_t(kB) * ld, bk = kB, c = 0;
+  for (int r = 0; r < kB; ++r)
+    for (int j = 0; j < kB; ++j) m[at(c, r, ld, j)] = int32_t(rng() % unsigned(c_max + 1));
+  if (planted != 0) m[at(c, kB / 3, ld, kB / 5)] = planted;
+  std::vector<int32_t> expected = m;
+  reference_product(expected, ld, c, a, bk, kB, kB);
+  std::vector<int32_t> slices = S::scratch(kB);
+  const int before = PackedHip::packed_teams.load();
+  HostTeam::run(S::threads(kB), [&](const HostTeam& team) {
+    S::Ops::product(team, m.data() + c, m.data() + a, m.data() + bk, ld, Fixed<kB>{}, Fixed<kS>{}, Fixed<kB / kS>{},
+                    slices.data());
+  });
+  EXPECT_EQ(m, expected) << "c_max " << c_max << ", op_max " << op_max << ", planted " << planted
+                         << (c_is_a ? ", C is A" : "");
+  return PackedHip::packed_teams.load() != before;
+}
+
+TEST(PackedTiles, AddMinPerHalfWord) {
+  for (uint32_t c : {0u, 5u, 0x7fffu, 0xffffu})
+    for (uint32_t a : {0u, 3u, 0x7fffu})
+      for (uint32_t b : {0u, 9u, 0x7fffu}) {
+        const uint32_t lo = std::min((a + b) & 0xffffu, c), hi = std::min((b + 2 * a) & 0xffffu, c ^ 1u);
+        const int32_t got = apsp::Impl::portable_packed_min_plus(int32_t(c | (c ^ 1u) << 16), int32_t(a | a << 16),
+                                                                 int32_t(b | (b + a) << 16));
+        EXPECT_EQ(uint32_t(got), lo | hi << 16) << c << " " << a << " " << b;
+      }
+}
+
+TEST(PackedTiles, TakenWhereEveryEntryOfCFitsAndExact) {
+  // Sums below, at and above the cap, operands above it and INF: every result as in int32.
+  EXPECT_TRUE(packed_product_matches(32767, 16000, 0, false, 1));
+  EXPECT_TRUE(packed_product_matches(32767, 40000, 0, false, 2));
+  EXPECT_TRUE(packed_product_matches(1000, 600, 0, false, 3));
+  EXPECT_TRUE(packed_product_matches(30000, 20000, 32767, false, 4));  // an entry at the cap itself
+}
+
+TEST(PackedTiles, PhaseTwoWithCAsTheOperand) { EXPECT_TRUE(packed_product_matches(20000, 12000, 0, true, 5)); }
+
+TEST(PackedTiles, Int32WhereAnEntryOfCDoesNotFit) {
+  EXPECT_FALSE(packed_product_matches(1000, 600, 32768, false, 6));  // one entry past the cap
+  EXPECT_FALSE(packed_product_matches(1000, 600, apsp::kInf, false, 7));
+  EXPECT_FALSE(packed_product_matches(20000, 12000, apsp::kInf, true, 8));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "apsp/solver/packed_tiles.hpp"
 #include "apsp/solver/slice_staging.hpp"
 #include "apsp/solver/thread_tile.hpp"
 
@@ -33,6 +34,9 @@ struct RegisterTiles {
     const ProductShape<Traits, Block, Slice> sh{B, S};
     constexpr bool kFixed = !std::is_same_v<Slice, int>;
     if constexpr (kFixed && Traits::kPairedEntries > 0) Traits::check_unit();
+    // In 16-bit lanes where the tile allows it (packed_tiles.hpp), else in int32 below.
+    if constexpr (kFixed && Traits::kPackedTiles)
+      if (PackedTiles<Traits>::product(team, c, a, bk, ld, slices)) return;
     const int me = Traits::recompute_later(team.team_rank());
     Tile t(me, B);
     t.load(c, ld);

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The tuned tile product in 16-bit lanes: two relaxations per instruction (on sm_90 one
+// VIADDMNMX.U16x2 relaxes two entries) wherever every entry of the tile being updated is at
+// most kCap = 2^15 - 1. The matrix stays int32; only the registers and the staged slices of one
+// product hold 16-bit halves, and a tile with a larger entry (an INF, a long path) takes the
+// int32 product instead, decided per tile by the whole team.
+//
+// Why the result is the int32 result. Let f(x) = min(x, kCap) and let every entry c of C be at
+// most kCap. For operands a, b >= 0: if a + b < kCap, neither is capped and f(a) + f(b) = a + b;
+// otherwise f(a) + f(b) >= kCap >= c and a + b >= kCap >= c, so neither form beats c. Hence
+// min(c, a + b) = min(c, f(a) + f(b)) for every relaxation, and a relaxation never raises c, so
+// the condition holds to the end of the product. f(a) + f(b) <= 2 kCap < 2^16: no lane wraps.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#include "backend_traits.hpp"
+
+namespace apsp::Impl {
+
+// 32-bit offsets on purpose (see tile_ops.hpp).
+// NOLINTBEGIN(bugprone-implicit-widening-of-multiplication-result)
+
+/// The packed product for a backend whose traits set kPackedTiles: B = kMaxBlock, slices of
+/// kMaxSlice pivots, one thread per 8 x 8 block of the tile. What the traits provide:
+/// packed_min_plus(c, a, b) (per 16-bit lane, min(c, a + b)) and team_all(team, v) (v on every
+/// thread of the team; a barrier).
+template <class Traits>
+struct PackedTiles {
+  static constexpr int B = Traits::kMaxBlock;
+  static constexpr int S = Traits::kMaxSlice;
+  static constexpr int kThreads = (B / Traits::kTileRows) * (B / Traits::kTileCols);
+  static constexpr uint32_t kCap = 0x7fff;
+  // A thread's block: rows ty * 4 + [0, 4) and B / 2 + ty * 4 + [0, 4) (two runs of four, so
+  // that a warp's A operands are two 16-byte words), columns tx * 8 + [0, 8): four words of two.
+  static constexpr int kRows = 8, kRowRun = 4, kCols = 8, kWords = kCols / 2;
+  static constexpr int kColThreads = B / kCols;
+  static_assert(kThreads == kColThreads * (B / kRows), "one thread per 8 x 8 block of the tile");
+  // A staged slice: A's B rows by S pivots, pivot-major, each value twice in its word (so one
+  // 16-byte load gives four rows' operands ready for a packed add); then Bk's S rows by B
+  // columns, two columns per word. Rows padded by 4 words (16-byte aligned).
+  static constexpr int kAPitch = B + 4;
+  static constexpr int kBPitch = B / 2 + 4;
+  static constexpr int kBOffset = S * kAPitch;
+  static constexpr int kBuffer = kBOffset + S * kBPitch;
+  // Fits in the int32 product's two slice buffers (slice_staging.hpp), the scratch it is given.
+  static_assert(kBuffer <= B * (S + Traits::kScratchPad) + S * (B + Traits::kScratchPad), "scratch");
+  // Staging: thread `me` takes A's row me % B, pivots [(me / B) * kAPer, + kAPer), and (if
+  // me < kBThreads) Bk's pivot row me / kColThreads, columns (me % kColThreads) * 8 + [0, 8).
+  static constexpr int kAGroups = kThreads / B;
+  static constexpr int kAPer = S / kAGroups;
+  static constexpr int kBThreads = S * kColThreads;
+  static_assert(kThreads % B == 0 && S % kAGroups == 0 && kAPer % 4 == 0 && kBThreads <= kThreads,
+                "whole 16-byte runs per thread");
+
+  KOKKOS_FORCEINLINE_FUNCTION static int32_t capped(int32_t v) {
+    return uint32_t(v) < kCap ? v : int32_t(kCap);  // v >= 0: a distance or INF
+  }
+  /// Two capped values in one word, `lo` in the low half.
+  KOKKOS_FORCEINLINE_FUNCTION static int32_t pack(int32_t lo, int32_t hi) {
+    return int32_t((uint32_t(lo) & 0xffffu) | (uint32_t(hi) << 16));
+  }
+
+  /// One thread's share of staging a slice: loaded into registers before the current slice is
+  /// relaxed, capped, packed and stored into the other buffer after it, so that nothing waits
+  /// for the loads meanwhile.
+  struct Staging {
+    int a_src, b_src;  ///< offsets of this thread's runs in the next slice, from a and bk
+    int a_dst, b_dst;  ///< and in a slice buffer
+    bool b_part;       ///< whether this thread stores a run of Bk (every thread loads one)
+    int32_t held_a[kAPer];
+    int32_t held_b[kCols];
+
+    KOKKOS_FORCEINLINE_FUNCTION Staging(int me, int64_t ld)
+        : a_src((me % B) * int(ld) + (me / B) * kAPer),
+          b_src((me / kColThreads % S) * int(ld) + (me % kColThreads) * kCols),
+          a_dst((me / B) * kAPer * kAPitch + me % B),
+          b_dst(kBOffset + (me / kColThreads % S) * kBPitch + (me % kColThreads) * kWords),
+          b_part(me < kBThreads),
+          held_a{},
+          held_b{} {}
+    KOKKOS_FORCEINLINE_FUNCTION void load(const int32_t* a, const int32_t* bk, int64_t ld) {
+      Traits::template copy_run<kAPer>(held_a, a + a_src);
+      Traits::template copy_run<kCols>(held_b, bk + b_src);
+      a_src += S;
+      b_src += S * int(ld);
+    }
+    KOKKOS_FORCEINLINE_FUNCTION void store(int32_t* buf) const {
+      APSP_UNROLL
+      for (int j = 0; j < kAPer; ++j) buf[a_dst + j * kAPitch] = int32_t(uint32_t(capped(held_a[j])) * 0x10001u);
+      int32_t w[kWords];
+      APSP_UNROLL
+      for (int q = 0; q < kWords; ++q) w[q] = pack(capped(held_b[2 * q]), capped(held_b[2 * q + 1]));
+      if (kBThreads == kThreads || b_part) Traits::template store_run<kWords>(buf + b_dst, w);
+    }
+  };
+
+  /// c = min(c, a (min,+) bk) over the B pivots of a whole round, in 16-bit lanes, if every
+  /// entry of c is at most kCap; otherwise nothing is written and false is returned (the same
+  /// on every thread of the team), and the caller takes the int32 product. Scratch: two slice
+  /// buffers. C may be A or Bk (phase 2): they are read before c is written.
+  template <class Team>
+  KOKKOS_FORCEINLINE_FUNCTION static bool product(const Team& team, int32_t* c, const int32_t* a, const int32_t* bk,
+                                                  int64_t ld, int32_t* scratch) {
+    const int me = Traits::recompute_later(team.team_rank());
+    const int ty = me / kColThreads, tx = me % kColThreads;
+    Staging staging(me, ld);
+    staging.load(a, bk, ld);  // the first slice's loads in flight with C's
+    int32_t acc[kRows][kWords];
+    uint32_t seen = 0;  // every bit set in some entry of this thread's block
+    const int32_t* corner = c + (ty * kRowRun) * ld + tx * kCols;
+    APSP_UNROLL
+    for (int i = 0; i < kRows; ++i) {
+      int32_t v[kCols];
+      Traits::template copy_run<kCols>(v, corner + row_offset(i) * ld);
+      APSP_UNROLL
+      for (int q = 0; q < kWords; ++q) {
+        seen |= uint32_t(v[2 * q]) | uint32_t(v[2 * q + 1]);
+        acc[i][q] = pack(v[2 * q], v[2 * q + 1]);
+      }
+    }
+    if (!Traits::team_all(team, (seen & ~kCap) == 0)) return false;
+
+    staging.store(scratch);
+    team.team_barrier();
+    constexpr int kSlices = B / S;
+    // One barrier per slice: slice s + 1 is stored into the buffer that slice s - 1 used,
+    // which the barrier ending slice s - 1 released.
+    for (int s = 0; s + 1 < kSlices; ++s) {
+      staging.load(a, bk, ld);
+      relax(acc, scratch + (s & 1) * kBuffer, ty, tx);
+      staging.store(scratch + ((s + 1) & 1) * kBuffer);
+      team.team_barrier();
+    }
+    relax(acc, scratch + ((kSlices - 1) & 1) * kBuffer, ty, tx);
+
+    int32_t* out = Traits::recompute_later(c + (ty * kRowRun) * ld + tx * kCols);
+    APSP_UNROLL
+    for (int i = 0; i < kRows; ++i) {
+      int32_t v[kCols];
+      APSP_UNROLL
+      for (int q = 0; q < kWords; ++q) {
+        v[2 * q] = int32_t(uint32_t(acc[i][q]) & 0xffffu);
+        v[2 * q + 1] = int32_t(uint32_t(acc[i][q]) >> 16);
+      }
+      Traits::template store_run<kCols>(out + row_offset(i) * ld, v);
+    }
+    return true;
+  }
+
+  /// Row i of a thread's block, from its first row.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int row_offset(int i) { return (i / kRowRun) * (B / 2) + i % kRowRun; }
+
+  /// The S pivots of one staged slice against a thread's block: per pivot two 16-byte loads of
+  /// A (eight rows, each value twice), one of Bk (eight columns) and 32 packed add-mins.
+  KOKKOS_FORCEINLINE_FUNCTION static void relax(int32_t (&acc)[kRows][kWords], const int32_t* buf, int ty, int tx) {
+    const int32_t* a_rows = buf + ty * kRowRun;
+    const int32_t* b_cols = buf + kBOffset + tx * kWords;
+    APSP_UNROLL
+    for (int p = 0; p < S; ++p) {
+      int32_t av[kRows], bv[kWords];
+      Traits::template copy_run<kRowRun>(av, a_rows + p * kAPitch);
+      Traits::template copy_run<kRowRun>(av + kRowRun, a_rows + p * kAPitch + B / 2);
+      Traits::template copy_run<kWords>(bv, b_cols + p * kBPitch);
+      APSP_UNROLL
+      for (int i = 0; i < kRows; ++i) {
+        APSP_UNROLL
+        for (int q = 0; q < kWords; ++q) acc[i][q] = Traits::packed_min_plus(acc[i][q], av[i], bv[q]);
+      }
+    }
+  }
+};
+
+// NOLINTEND(bugprone-implicit-widening-of-multiplication-result)
+
+}  // namespace apsp::Impl
