@@ -5,7 +5,10 @@
 //   - two adds and one three-input min per pair of relaxations (__vimin3_s32, SASS VIMNMX3 on
 //     the ALU pipe; the adds as IADD3 on the ALU pipe, or as IMAD on the FMA pipe);
 //   - mixes of the two: of a thread's 64 results, `kPairs` take the pair form, the rest the
-//     fused form.
+//     fused form;
+//   - the fused form on two 16-bit lanes (__viaddmin_u16x2, SASS VIADDMNMX.U16x2): each of the
+//     64 registers holds two results, so one instruction is two relaxations (the product in
+//     16-bit lanes of include/apsp/solver/packed_tiles.hpp).
 // Each thread keeps an 8 x 8 block of results in registers, as phase 3 does, and relaxes it
 // against two pivots per step. "registers": the operands stay in registers (an empty asm
 // statement tells the compiler they changed, so the sums are recomputed each step but no
@@ -40,7 +43,7 @@ constexpr int kBlock = 128;    // staged rows / columns
 constexpr int kAPitch = kPivots + 4;
 constexpr int kBPitch = kBlock + 4;
 
-enum Adds { kImadAdds = 0, kIadd3Adds = 1 };
+enum Adds { kImadAdds = 0, kIadd3Adds = 1, kPacked16 = 2 };
 
 // 1 and 0, from constant memory (set at run time, so ptxas cannot fold them). In the register
 // variant each pivot pair of a step takes its own entry, so that ptxas cannot share the sums of
@@ -77,7 +80,10 @@ __device__ __forceinline__ void relax_two(int (&c)[kR][kC], const int (&a0)[kR],
 #pragma unroll
   for (int e = 0; e < kR * kC; ++e) {
     const int i = e / kC, j = e % kC;
-    if (e < kPairs) {
+    if constexpr (kAdd == kPacked16) {  // two results per register
+      c[i][j] = int(__viaddmin_u16x2(unsigned(a0[i]), unsigned(b0[j]), unsigned(c[i][j])));
+      c[i][j] = int(__viaddmin_u16x2(unsigned(a1[i]), unsigned(b1[j]), unsigned(c[i][j])));
+    } else if (e < kPairs) {
       c[i][j] = min3_of_sums<kAdd>(c[i][j], a0[i], b0[j], a1[i], b1[j], kOnes[q], kZeros[q]);
     } else {
       c[i][j] = __viaddmin_s32(a0[i], b0[j], c[i][j]);
@@ -100,7 +106,7 @@ __global__ void __launch_bounds__(kThreads, 2) relax_kernel(int steps, int* sink
     a0[i] = (t * 7 + i * 13) & 1023, a1[i] = (t * 11 + i * 5) & 1023;
     b0[i] = (t * 3 + i * 17) & 1023, b1[i] = (t * 19 + i * 3) & 1023;
 #pragma unroll
-    for (int j = 0; j < kC; ++j) c[i][j] = 1 << 29;
+    for (int j = 0; j < kC; ++j) c[i][j] = kAdd == kPacked16 ? 0x7fff7fff : 1 << 29;
   }
   // the thread's place in a 128 x 128 tile, as phase 3 lays it out: runs of 4 rows (columns)
   // 64 apart
@@ -177,7 +183,7 @@ Result measure(int sms, int steps) {
   for (long long v : c) most = v > most ? v : most;
   CHECK(cudaFree(sink));
   CHECK(cudaFree(cycles));
-  const double relax = double(blocks) * kThreads * steps * kPivots * kR * kC;
+  const double relax = double(blocks) * kThreads * steps * kPivots * kR * kC * (kAdd == kPacked16 ? 2 : 1);
   Result r;
   r.seconds = ms * 1e-3;
   r.relax_per_s = relax / r.seconds;
@@ -190,7 +196,7 @@ template <int kPairs, int kAdd, bool kShared>
 void row(int sms, int steps, const char* only) {
   char name[96];
   std::snprintf(name, sizeof name, "%s pairs=%d/64 adds=%s", kShared ? "shared   " : "registers", kPairs,
-                kAdd == kImadAdds ? "IMAD" : "IADD3");
+                kAdd == kImadAdds ? "IMAD" : kAdd == kIadd3Adds ? "IADD3" : "16x2 (two per register)");
   if (only && !std::string(name).starts_with(only)) return;
   const Result r = measure<kPairs, kAdd, kShared>(sms, steps);
   std::printf("%-40s %8.4f s %10.3e relax/s %6.3f GHz %7.2f relax/clock/SM\n", name, r.seconds, r.relax_per_s,
@@ -210,6 +216,7 @@ void table(int sms, int steps, const char* only) {
   row<16, kIadd3Adds, kShared>(sms, steps, only);
   row<32, kIadd3Adds, kShared>(sms, steps, only);
   row<64, kIadd3Adds, kShared>(sms, steps, only);
+  row<0, kPacked16, kShared>(sms, steps, only);  // VIADDMNMX.U16x2: two relaxations each
 }
 
 }  // namespace

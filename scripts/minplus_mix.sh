@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The relaxation ceiling of this GPU (Hopper, sm_90): builds scripts/minplus_mix.cu, prints
 # relaxations per second and per clock per multiprocessor for the fused add-min, the
-# IMAD/IADD3 + VIMNMX3 pair form and mixes of the two, with operands in registers and from
+# IMAD/IADD3 + VIMNMX3 pair form, mixes of the two and the fused form on two 16-bit lanes
+# (VIADDMNMX.U16x2, two relaxations per instruction), with operands in registers and from
 # shared memory; then the instruction mix of each variant's loop (from the SASS) and, where
 # Nsight Compute can read the counters, the pipe utilisation of each variant (which pipe limits).
 #   scripts/minplus_mix.sh [STEPS=4000] [OUT_DIR=/tmp/minplus_mix]
@@ -30,7 +31,7 @@ for line in open(sys.argv[1]):
         funcs[cur].append((int(m.group(1), 16), m.group(2)))
 op = lambda t: t.split()[1] if t.startswith("@") else t.split()[0]
 for name, ins in funcs.items():
-    m = re.search(r"relax_kernelILi([0-9]+)ELi([01])ELb([01])", name)
+    m = re.search(r"relax_kernelILi([0-9]+)ELi([012])ELb([01])", name)
     if not m:
         continue
     loop = None
@@ -42,7 +43,8 @@ for name, ins in funcs.items():
                 loop = body
     c = Counter(op(t) for _, t in loop)
     keep = {k: v for k, v in sorted(c.items()) if k.startswith(("VIADDMNMX", "VIMNMX3", "IMAD", "IADD3", "LDS"))}
-    print(f"{'shared   ' if m.group(3) == '1' else 'registers'} pairs={m.group(1)}/64 adds={'IMAD' if m.group(2) == '0' else 'IADD3'}: "
+    adds = {'0': 'IMAD', '1': 'IADD3', '2': '16x2'}[m.group(2)]
+    print(f"{'shared   ' if m.group(3) == '1' else 'registers'} pairs={m.group(1)}/64 adds={adds}: "
           f"{len(loop)} instructions, {keep}")
 PY
   echo
@@ -77,7 +79,8 @@ names = sorted({m for v in table.values() for m in v})
 print(f"{'variant':34}" + "".join(f"{short(m):>16}" for m in names))
 for kern, v in table.items():
     m = re.search(r"relax_kernel<(\d+), (\d+), (true|false)>", kern)
-    label = f"{'shared' if m.group(3) == 'true' else 'registers'} pairs={m.group(1)} adds={'IMAD' if m.group(2) == '0' else 'IADD3'}" if m else kern[:34]
+    adds = {'0': 'IMAD', '1': 'IADD3', '2': '16x2'}.get(m.group(2), m.group(2)) if m else ''
+    label = f"{'shared' if m.group(3) == 'true' else 'registers'} pairs={m.group(1)} adds={adds}" if m else kern[:34]
     print(f"{label:34}" + "".join(f"{v.get(n, ''):>16}" for n in names))
 PY
 else
