@@ -16,6 +16,8 @@
 
 #include <cstdint>
 
+#include "apsp/solver/slice_staging.hpp"
+#include "apsp/solver/thread_tile.hpp"
 #include "backend_traits.hpp"
 
 namespace apsp::Impl {
@@ -31,7 +33,7 @@ template <class Traits>
 struct PackedTiles {
   static constexpr int B = Traits::kMaxBlock;
   static constexpr int S = Traits::kMaxSlice;
-  static constexpr int kThreads = (B / Traits::kTileRows) * (B / Traits::kTileCols);
+  static constexpr int kThreads = ThreadTile<Traits>::count(B);
   static constexpr uint32_t kCap = 0x7fff;
   // A thread's block: rows ty * 4 + [0, 4) and B / 2 + ty * 4 + [0, 4) (two runs of four, so
   // that a warp's A operands are two 16-byte words), columns tx * 8 + [0, 8): four words of two.
@@ -45,8 +47,8 @@ struct PackedTiles {
   static constexpr int kBPitch = B / 2 + 4;
   static constexpr int kBOffset = S * kAPitch;
   static constexpr int kBuffer = kBOffset + S * kBPitch;
-  // Fits in the int32 product's two slice buffers (slice_staging.hpp), the scratch it is given.
-  static_assert(kBuffer <= B * (S + Traits::kScratchPad) + S * (B + Traits::kScratchPad), "scratch");
+  // Its two buffers fit in the int32 product's two, the scratch it is given.
+  static_assert(kBuffer <= ProductShape<Traits, Fixed<B>, Fixed<S>>{}.buffer(), "scratch");
   // Staging: thread `me` takes A's row me % B, pivots [(me / B) * kAPer, + kAPer), and (if
   // me < kBThreads) Bk's pivot row me / kColThreads, columns (me % kColThreads) * 8 + [0, 8).
   static constexpr int kAGroups = kThreads / B;

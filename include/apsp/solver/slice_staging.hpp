@@ -43,7 +43,7 @@ struct SliceLayout {
   template <int Cap>
   using PitchFor = std::conditional_t<kFixedPitches, Fixed<Cap + Traits::kScratchPad>, int>;
   template <int Cap>
-  KOKKOS_FORCEINLINE_FUNCTION static PitchFor<Cap> pitch(int extent) {
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr PitchFor<Cap> pitch(int extent) {
     if constexpr (kFixedPitches) {
       (void)extent;
       return PitchFor<Cap>{};
@@ -51,8 +51,8 @@ struct SliceLayout {
       return extent + Traits::kScratchPad;
     }
   }
-  KOKKOS_FORCEINLINE_FUNCTION static auto a_pitch(int S) { return pitch<Traits::kMaxSlice>(S); }
-  KOKKOS_FORCEINLINE_FUNCTION static auto b_pitch(int B) { return pitch<Traits::kMaxBlock>(B); }
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr auto a_pitch(int S) { return pitch<Traits::kMaxSlice>(S); }
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr auto b_pitch(int B) { return pitch<Traits::kMaxBlock>(B); }
 
   /// Team scratch buffers of a product: two alternating slices with register tiles.
   static constexpr int kBuffers = Traits::kRegisterTiles ? 2 : 1;
@@ -68,11 +68,11 @@ struct ProductShape {
   Slice S;
   static constexpr int W = Traits::kChunk;
   KOKKOS_FORCEINLINE_FUNCTION constexpr int threads() const { return ThreadTile<Traits>::count(int(B)); }
-  KOKKOS_FORCEINLINE_FUNCTION auto ap() const { return SliceLayout<Traits>::a_pitch(int(S)); }
-  KOKKOS_FORCEINLINE_FUNCTION auto bp() const { return SliceLayout<Traits>::b_pitch(int(B)); }
+  KOKKOS_FORCEINLINE_FUNCTION constexpr auto ap() const { return SliceLayout<Traits>::a_pitch(int(S)); }
+  KOKKOS_FORCEINLINE_FUNCTION constexpr auto bp() const { return SliceLayout<Traits>::b_pitch(int(B)); }
   /// int32 per slice buffer: A's B rows of S pivots, then Bk's S rows of B.
-  KOKKOS_FORCEINLINE_FUNCTION int b_offset() const { return int(B) * int(ap()); }
-  KOKKOS_FORCEINLINE_FUNCTION int buffer() const { return b_offset() + int(S) * int(bp()); }
+  KOKKOS_FORCEINLINE_FUNCTION constexpr int b_offset() const { return int(B) * int(ap()); }
+  KOKKOS_FORCEINLINE_FUNCTION constexpr int buffer() const { return b_offset() + int(S) * int(bp()); }
   /// Runs of W int32 per row of each operand slice, and the rows between one thread's runs.
   KOKKOS_FORCEINLINE_FUNCTION constexpr int a_row_runs() const { return int(S) / W; }
   KOKKOS_FORCEINLINE_FUNCTION constexpr int b_row_runs() const { return int(B) / W; }
