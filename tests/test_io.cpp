@@ -18,6 +18,7 @@
 #include <mutex>
 #include <optional>
 
+#include "apsp/core/helper_thread.hpp"
 #include "apsp/core/sizes.hpp"
 #include "apsp/graph/random_graph.hpp"
 #include "apsp/io/input_prefetch.hpp"
@@ -316,6 +317,39 @@ TEST(GraphFileTest, TheBuildTakesCachedEdgesInsteadOfTheFile) {
   GraphFile stopped = GraphFile::open(dir.file("g"));
   stopped.cache_edges(stopped.edges(), stop);
   EXPECT_EQ(stopped.cached_edges(0, 1), nullptr) << "a stopped read caches nothing";
+}
+
+TEST(GraphFileTest, ASharedCacheOutlivesTheGraphsRelease) {
+  TempDir dir;
+  const Graph g = random_graph(40, 0.2, 0, 50, 5);
+  write_graph(dir.file("g"), g);
+  GraphFile f = GraphFile::open(dir.file("g"));
+  const std::atomic<bool> go{false};
+  f.cache_edges(f.edges(), go);
+  const GraphFile::SharedEdges share = f.share_cache();
+  ASSERT_EQ(share.count, f.edges());
+  std::vector<int32_t> direct(size_t(3 * f.edges()));
+  f.read_edges(0, f.edges(), direct.data());
+  f.release_cache().reset();  // the graph's own handle gone
+  EXPECT_EQ(f.cached_count(), 0);
+  EXPECT_EQ(f.share_cache().data, nullptr);
+  EXPECT_EQ(std::memcmp(share.data.get(), direct.data(), direct.size() * 4), 0);
+}
+
+TEST(HelperThreadsTest, EveryThreadRunsAndTheFirstErrorIsRethrown) {
+  std::vector<int> ran(5, 0);
+  on_threads(5, [&](int t) { ran[size_t(t)] = 1; });
+  EXPECT_EQ(ran, std::vector<int>(5, 1));
+  std::atomic<int> count{0};
+  expect_input_error(
+      [&] {
+        on_threads(4, [&](int t) {
+          ++count;
+          if (t >= 2) throw InputError("thread " + std::to_string(t));
+        });
+      },
+      {"thread 2"});
+  EXPECT_EQ(count, 4) << "the others ran to their end";
 }
 
 // The generated graph (--generate): rows made in any split, on any number of threads, are the

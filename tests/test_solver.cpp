@@ -3,7 +3,10 @@
 // Dijkstra, on every enabled backend.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "apsp/check/verify.hpp"
 #include "backends_under_test.hpp"
@@ -168,6 +171,81 @@ TEST(Verify, AcceptsTheTrueDistancesAndCatchesOneWrongEntry) {
   EXPECT_FALSE(bad.passed);
   EXPECT_EQ(bad.first_mismatch.rfind("d(123, 45) = ", 0), 0u) << bad.first_mismatch;
   EXPECT_TRUE(verify_rows(file, {0, 1, 2}, row, 1).passed);  // the wrong row is not sampled
+}
+
+// The rows of `truth` (V x V) for `sources`.
+std::vector<std::vector<int32_t>> rows_of(const std::vector<int32_t>& truth, int64_t v,
+                                          const std::vector<int64_t>& sources) {
+  std::vector<std::vector<int32_t>> rows;
+  rows.reserve(sources.size());
+  for (int64_t s : sources) rows.emplace_back(truth.begin() + s * v, truth.begin() + (s + 1) * v);
+  return rows;
+}
+
+TEST(Verify, ReferenceRowsAreTheSameOnAnyThreadsFromMemoryOrFile) {
+  TempDir dir;
+  // E ~ 290 000: the CSR is built by 4 threads when asked (one per 65 536 edges at most).
+  Graph g = random_graph(700, 0.6, 0, 1000, 43);
+  g.edges.push_back({9, 9, 2});                            // self-loop: left out
+  g.edges.push_back({g.edges[7].src, g.edges[7].dst, 0});  // lighter repeat
+  write_graph(dir.file("g"), g);
+  const auto truth = dijkstra_apsp(g);
+  const auto sources = verify_sources(g.vertices, 24);
+  const auto expected = rows_of(truth, g.vertices, sources);
+  std::vector<std::vector<int32_t>> predecessors;  // of the first run with paths
+  for (int64_t in_memory : {int64_t(0), int64_t(g.edges.size() / 2), int64_t(g.edges.size())})
+    for (int threads : {1, 4})
+      for (bool paths : {false, true}) {
+        GraphFile file = GraphFile::open(dir.file("g"));
+        std::atomic<bool> no_stop{false};
+        file.cache_edges(in_memory, no_stop);
+        ASSERT_EQ(file.cached_count(), in_memory);
+        ReferenceOptions how;
+        how.threads = threads;
+        how.paths = paths;
+        how.in_memory = file.share_cache();
+        const ReferenceRows ref = reference_rows(file, sources, how);
+        const std::string what = "in memory " + std::to_string(in_memory) + ", threads " + std::to_string(threads) +
+                                 (paths ? ", paths" : "");
+        EXPECT_EQ(ref.rows, expected) << what;
+        if (!paths) continue;
+        ASSERT_EQ(ref.predecessors.size(), sources.size()) << what;
+        if (predecessors.empty())
+          predecessors = ref.predecessors;
+        else
+          EXPECT_EQ(ref.predecessors, predecessors) << what;
+      }
+}
+
+TEST(Verify, ReferenceRowsLeaveOutEdgesTheInputRulesRefuse) {
+  // A check starts before the build has checked the edges: it must end, whatever they hold.
+  TempDir dir;
+  const Graph g = random_graph(60, 0.2, 1, 50, 44);
+  Graph bad = g;
+  bad.edges.push_back({3, 4, -7});  // a negative cycle 3 -> 4 -> 3
+  bad.edges.push_back({4, 3, -7});
+  bad.edges.push_back({5, 60, 1});  // dst out of range
+  bad.edges.push_back({-1, 5, 1});  // src out of range
+  bad.edges.push_back({6, 7, max_weight_allowed(60) + 1});
+  write_graph(dir.file("bad"), bad);
+  const GraphFile file = GraphFile::open(dir.file("bad"));
+  const auto sources = verify_sources(g.vertices, 0);
+  ReferenceOptions how;
+  how.threads = 2;
+  EXPECT_EQ(reference_rows(file, sources, how).rows, rows_of(dijkstra_apsp(g), g.vertices, sources));
+}
+
+TEST(Verify, ReferenceRowsEndWhenStopped) {
+  TempDir dir;
+  const Graph g = random_graph(100, 0.1, 1, 50, 45);
+  write_graph(dir.file("g"), g);
+  const GraphFile file = GraphFile::open(dir.file("g"));
+  std::atomic<bool> stop{true};
+  ReferenceOptions how;
+  how.stop = &stop;
+  const ReferenceRows ref = reference_rows(file, verify_sources(g.vertices, 0), how);
+  ASSERT_EQ(ref.rows.size(), 100u);
+  for (const auto& row : ref.rows) EXPECT_TRUE(row.empty());
 }
 
 }  // namespace

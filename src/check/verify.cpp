@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <queue>
 #include <random>
 #include <stdexcept>
-#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -32,6 +32,28 @@ int64_t row_begin(const Csr& c, int64_t u) { return c.graph.row_map(u); }
 int32_t column(const Csr& c, int64_t i) { return c.graph.entries(i); }
 int32_t weight(const Csr& c, int64_t i) { return c.values(i); }
 int64_t rows(const Csr& c) { return c.numRows(); }
+// The matrix's own arrays, filled in place (no copy, no second set of them in memory).
+class CsrStorage {
+ public:
+  int64_t* offsets(int64_t v) {
+    row_map_ = decltype(row_map_)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::verify::row_map"), v + 1);
+    return row_map_.data();
+  }
+  void edges(int64_t nnz, int32_t*& dst, int32_t*& w) {
+    entries_ = decltype(entries_)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::verify::entries"), nnz);
+    values_ = decltype(values_)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::verify::weights"), nnz);
+    dst = entries_.data();
+    w = values_.data();
+  }
+  Csr finish(int64_t v, int64_t nnz) {
+    return Csr("apsp::verify::graph", int32_t(v), int32_t(v), nnz, values_, row_map_, entries_);
+  }
+
+ private:
+  Csr::row_map_type::non_const_type row_map_;
+  Csr::index_type::non_const_type entries_;
+  Csr::values_type::non_const_type values_;
+};
 #else
 struct Csr {
   std::vector<int64_t> offset;
@@ -41,62 +63,133 @@ int64_t row_begin(const Csr& c, int64_t u) { return c.offset[size_t(u)]; }
 int32_t column(const Csr& c, int64_t i) { return c.dst[size_t(i)]; }
 int32_t weight(const Csr& c, int64_t i) { return c.weight[size_t(i)]; }
 int64_t rows(const Csr& c) { return int64_t(c.offset.size()) - 1; }
+class CsrStorage {
+ public:
+  int64_t* offsets(int64_t v) {
+    csr_.offset.resize(size_t(v + 1));
+    return csr_.offset.data();
+  }
+  void edges(int64_t nnz, int32_t*& dst, int32_t*& w) {
+    csr_.dst.resize(size_t(nnz));
+    csr_.weight.resize(size_t(nnz));
+    dst = csr_.dst.data();
+    w = csr_.weight.data();
+  }
+  Csr finish(int64_t /*v*/, int64_t /*nnz*/) { return std::move(csr_); }
+
+ private:
+  Csr csr_;
+};
 #endif
 
-// Calls f(src, dst, w) for every edge, reading the file a chunk at a time.
-template <class F>
-void for_each_edge(const GraphFile& g, F&& f) {
-  constexpr int64_t kChunk = int64_t(1) << 20;
-  std::vector<int32_t> buf(size_t(3 * std::min<int64_t>(kChunk, std::max<int64_t>(g.edges(), 1))));
-  for (int64_t begin = 0; begin < g.edges(); begin += kChunk) {
-    const int64_t count = std::min(kChunk, g.edges() - begin);
-    g.read_edges(begin, count, buf.data());
-    for (int64_t i = 0; i < count; ++i) f(buf[size_t(3 * i)], buf[size_t(3 * i + 1)], buf[size_t(3 * i + 2)]);
+// The edge list as the check reads it: from memory as far as the read-ahead holds it, the rest
+// from the file (a chunk at a time, so that a thread holds at most one chunk).
+class EdgeReader {
+ public:
+  EdgeReader(const GraphFile& g, const GraphFile::SharedEdges& in_memory)
+      : graph_(g), memory_(in_memory.data.get()), in_memory_(in_memory.data ? in_memory.count : 0) {}
+  int64_t edges() const { return graph_.edges(); }
+  /// Calls f(src, dst, w) for edges [begin, end), in order; returns false when `stop` was set.
+  template <class F>
+  bool for_each(int64_t begin, int64_t end, const std::atomic<bool>* stop, F&& f) const {
+    constexpr int64_t kChunk = int64_t(1) << 16;  // edges: 768 KiB a thread when read from the file
+    std::vector<int32_t> buf;
+    for (int64_t at = begin; at < end;) {
+      if (stop != nullptr && stop->load(std::memory_order_relaxed)) return false;
+      int64_t count = std::min(kChunk, end - at);
+      const int32_t* e;
+      if (at < in_memory_) {
+        count = std::min(count, in_memory_ - at);
+        e = memory_ + 3 * at;
+      } else {
+        buf.resize(size_t(3 * count));
+        graph_.read_edges(at, count, buf.data());
+        e = buf.data();
+      }
+      for (int64_t i = 0; i < count; ++i) f(e[3 * i], e[3 * i + 1], e[3 * i + 2]);
+      at += count;
+    }
+    return true;
   }
+
+ private:
+  const GraphFile& graph_;
+  const int32_t* memory_;
+  int64_t in_memory_;
+};
+
+// Threads the CSR build uses at most: one per 65 536 edges, at most 16 (each thread's counts
+// cost 8 bytes a vertex).
+int csr_threads(int64_t edges, int asked) {
+  return static_cast<int>(std::clamp<int64_t>(std::min(asked, 16), 1, std::max<int64_t>(1, edges >> 16)));
 }
 
-// `sorted`: each vertex's edges in order of (destination, weight), so that edge_weight can
-// look an edge up (the predecessor walk).
-Csr build_csr(const GraphFile& g, bool sorted = false) {
-  const int64_t v = g.vertices();
-  std::vector<int64_t> offset(size_t(v + 1), 0);
-  for_each_edge(g, [&](int32_t s, int32_t t, int32_t) {
-    if (s != t) ++offset[size_t(s) + 1];
+// Builds the CSR on up to `threads` threads: each counts the edges out of every vertex in its
+// own range of the edge list, then places them, after those of the ranges before it (so every
+// vertex's edges keep the file's order, as one thread would place them). Edges the input's
+// rules refuse are left out: the check may start before the build has checked the input, and
+// must end whatever it holds (a negative weight could keep Dijkstra going). `sorted`: each
+// vertex's edges in order of (destination, weight), so that edge_weight can look an edge up
+// (the predecessor walk). Returns nothing when `stop` was set.
+std::optional<Csr> build_csr(const EdgeReader& edges, int64_t v, int32_t max_weight, int threads, bool sorted,
+                             const std::atomic<bool>* stop) {
+  const int64_t e = edges.edges();
+  threads = csr_threads(e, threads);
+  const auto valid = [v, max_weight](int32_t s, int32_t t, int32_t w) {
+    return s >= 0 && s < v && t >= 0 && t < v && s != t && w >= 0 && w <= max_weight;
+  };
+  const auto range = [&](int t) { return std::pair{e * t / threads, e * (t + 1) / threads}; };
+  // place[t * v + u]: thread t's count of edges out of u, then where it places the next one.
+  std::vector<int64_t> place(size_t(threads) * size_t(v), 0);
+  std::atomic<bool> stopped{false};
+  on_threads(threads, [&](int t) {
+    int64_t* count = place.data() + size_t(t) * size_t(v);
+    const auto [b, end] = range(t);
+    if (!edges.for_each(b, end, stop, [&](int32_t s, int32_t d, int32_t w) {
+          if (valid(s, d, w)) ++count[s];
+        }))
+      stopped = true;
   });
-  for (int64_t u = 0; u < v; ++u) offset[size_t(u + 1)] += offset[size_t(u)];
-  const int64_t nnz = offset[size_t(v)];
-  std::vector<int32_t> dst(static_cast<size_t>(nnz)), w(static_cast<size_t>(nnz));
-  std::vector<int64_t> next(offset.begin(), offset.end() - 1);
-  for_each_edge(g, [&](int32_t s, int32_t t, int32_t weight) {
-    if (s == t) return;
-    const int64_t at = next[size_t(s)]++;
-    dst[size_t(at)] = t;
-    w[size_t(at)] = weight;
-  });
-  if (sorted) {
-    std::vector<std::pair<int32_t, int32_t>> row;
-    for (int64_t u = 0; u < v; ++u) {
-      row.clear();
-      for (int64_t i = offset[size_t(u)]; i < offset[size_t(u + 1)]; ++i)
-        row.emplace_back(dst[size_t(i)], w[size_t(i)]);
-      std::sort(row.begin(), row.end());
-      for (size_t i = 0; i < row.size(); ++i)
-        std::tie(dst[size_t(offset[size_t(u)]) + i], w[size_t(offset[size_t(u)]) + i]) = row[i];
+  if (stopped) return std::nullopt;
+  CsrStorage storage;
+  int64_t* offset = storage.offsets(v);
+  int64_t nnz = 0;
+  for (int64_t u = 0; u < v; ++u) {
+    offset[u] = nnz;
+    for (int t = 0; t < threads; ++t) {
+      int64_t& at = place[size_t(t) * size_t(v) + size_t(u)];
+      const int64_t count = at;
+      at = nnz;
+      nnz += count;
     }
   }
-#if defined(APSP_HAVE_KOKKOS_KERNELS)
-  Csr::row_map_type::non_const_type row_map("apsp::verify::row_map", size_t(v + 1));
-  Csr::index_type::non_const_type entries("apsp::verify::entries", size_t(nnz));
-  Csr::values_type::non_const_type values("apsp::verify::weights", size_t(nnz));
-  for (int64_t u = 0; u <= v; ++u) row_map(u) = offset[size_t(u)];
-  for (int64_t i = 0; i < nnz; ++i) {
-    entries(i) = dst[size_t(i)];
-    values(i) = w[size_t(i)];
-  }
-  return Csr("apsp::verify::graph", int32_t(v), int32_t(v), nnz, values, row_map, entries);
-#else
-  return Csr{std::move(offset), std::move(dst), std::move(w)};
-#endif
+  offset[v] = nnz;
+  int32_t *dst = nullptr, *w = nullptr;
+  storage.edges(nnz, dst, w);
+  on_threads(threads, [&](int t) {
+    int64_t* next = place.data() + size_t(t) * size_t(v);
+    const auto [b, end] = range(t);
+    if (!edges.for_each(b, end, stop, [&](int32_t s, int32_t d, int32_t weight) {
+          if (!valid(s, d, weight)) return;
+          const int64_t at = next[s]++;
+          dst[at] = d;
+          w[at] = weight;
+        }))
+      stopped = true;
+  });
+  if (stopped) return std::nullopt;
+  if (sorted)
+    on_threads(threads, [&](int t) {
+      std::vector<std::pair<int32_t, int32_t>> row;
+      for (int64_t u = v * t / threads; u < v * (t + 1) / threads; ++u) {
+        row.clear();
+        for (int64_t i = offset[u]; i < offset[u + 1]; ++i) row.emplace_back(dst[i], w[i]);
+        std::sort(row.begin(), row.end());
+        for (size_t i = 0; i < row.size(); ++i)
+          std::tie(dst[offset[u] + int64_t(i)], w[offset[u] + int64_t(i)]) = row[i];
+      }
+    });
+  return storage.finish(v, nnz);
 }
 
 // The lightest edge u -> t in a sorted CSR (build_csr(g, true)), or -1 when there is none.
@@ -227,32 +320,36 @@ std::vector<int64_t> verify_sources(int64_t vertices, int64_t requested) {
   return s;
 }
 
-ReferenceRows reference_rows(const GraphFile& graph, const std::vector<int64_t>& sources, int threads, bool paths) {
+ReferenceRows reference_rows(const GraphFile& graph, const std::vector<int64_t>& sources, ReferenceOptions how) {
   const auto t0 = std::chrono::steady_clock::now();
   ReferenceRows ref;
   ref.sources = sources;
   ref.rows.resize(sources.size());
-  if (paths) ref.predecessors.resize(sources.size());
+  if (how.paths) ref.predecessors.resize(sources.size());
   if (sources.empty()) return ref;
-  // An MPI rank's generated graph holds only its own rows: Dijkstra needs them all.
-  auto held = std::make_shared<const ReferenceGraph>(ReferenceGraph{
-      graph.partial() ? build_csr(GraphFile::generate(*graph.generated(), 0, graph.vertices(), threads), paths)
-                      : build_csr(graph, paths)});
-  const Csr& csr = held->csr;
-  if (paths) ref.graph = held;
+  const int threads = std::max(1, how.threads);
+  std::optional<Csr> csr;
+  if (graph.partial()) {  // an MPI rank's generated graph holds only its own rows: Dijkstra needs them all
+    const GraphFile whole = GraphFile::generate(*graph.generated(), 0, graph.vertices(), threads);
+    csr = build_csr(EdgeReader(whole, whole.share_cache()), graph.vertices(), graph.max_weight_allowed(), threads,
+                    how.paths, how.stop);
+  } else {
+    csr = build_csr(EdgeReader(graph, how.in_memory), graph.vertices(), graph.max_weight_allowed(), threads, how.paths,
+                    how.stop);
+    how.in_memory = {};  // no longer needed: the read-ahead is freed once nothing shares it
+  }
+  if (!csr) return ref;
+  const auto held = std::make_shared<const ReferenceGraph>(ReferenceGraph{std::move(*csr)});
+  if (how.paths) ref.graph = held;
   std::atomic<size_t> next{0};
-  auto work = [&] {
+  on_threads(static_cast<int>(std::min<size_t>(size_t(threads), sources.size())), [&](int) {
     for (size_t i; (i = next++) < sources.size();) {
-      PathRow r = dijkstra(csr, sources[i], paths);
+      if (how.stop != nullptr && how.stop->load(std::memory_order_relaxed)) return;
+      PathRow r = dijkstra(held->csr, sources[i], how.paths);
       ref.rows[i] = std::move(r.distance);
-      if (paths) ref.predecessors[i] = std::move(r.predecessor);
+      if (how.paths) ref.predecessors[i] = std::move(r.predecessor);
     }
-  };
-  std::vector<std::thread> pool;
-  const int n = static_cast<int>(std::min<size_t>(size_t(std::max(1, threads)), sources.size()));
-  for (int t = 1; t < n; ++t) pool.push_back(helper_thread(work));
-  work();
-  for (auto& th : pool) th.join();
+  });
   ref.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return ref;
 }
@@ -286,19 +383,17 @@ VerifyReport compare_rows(const ReferenceRows& reference, const RowOf& row, cons
 
 VerifyReport verify_rows(const GraphFile& graph, const std::vector<int64_t>& sources,
                          const std::function<std::vector<int32_t>(int64_t)>& row, int threads) {
-  return compare_rows(reference_rows(graph, sources, threads), row);
+  ReferenceOptions how;
+  how.threads = threads;
+  return compare_rows(reference_rows(graph, sources, how), row);
 }
 
 int64_t verify_memory_bytes(int64_t vertices, int64_t edges, bool regenerated) {
-  // The CSR (destination and weight per edge, an offset per vertex), built as vectors and,
-  // with Kokkos Kernels, copied once into its views; Dijkstra's distances per thread are small.
-  const int64_t csr = 8 * edges + 8 * (vertices + 1);
+  // The CSR (destination and weight per edge, an offset per vertex) and the build's per-thread
+  // counts; Dijkstra's distances per thread are small.
+  const int64_t csr = 8 * edges + 8 * (vertices + 1) + 8 * vertices * csr_threads(edges, INT32_MAX);
   const int64_t edge_list = regenerated ? 12 * edges : 0;
-#if defined(APSP_HAVE_KOKKOS_KERNELS)
-  return edge_list + 2 * csr;
-#else
   return edge_list + csr;
-#endif
 }
 
 }  // namespace apsp

@@ -13,7 +13,6 @@
 #include <cstring>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the file format is little-endian int32; this host is not");
@@ -89,13 +88,7 @@ GraphFile GraphFile::generate(const RandomGraphSpec& spec, int64_t first_row, in
   threads = static_cast<int>(std::clamp<int64_t>(threads, 1, std::max<int64_t>(1, rows / 64)));
   std::vector<std::vector<int32_t>> parts(static_cast<size_t>(threads));
   std::vector<size_t> at(static_cast<size_t>(threads) + 1, 0);
-  std::vector<std::thread> pool;
-  auto run = [&](const auto& work) {
-    pool.clear();
-    for (int t = 1; t < threads; ++t) pool.push_back(helper_thread([&, t] { work(t); }));
-    work(0);
-    for (auto& th : pool) th.join();
-  };
+  const auto run = [&](const auto& work) { on_threads(threads, work); };
   const double per_row = 3 * spec.probability() * double(spec.vertices);
   run([&](int t) {
     const int64_t b = first_row + rows * t / threads, e = first_row + rows * (t + 1) / threads;
@@ -124,21 +117,10 @@ void GraphFile::read_edges(int64_t first, int64_t count, int32_t* out) const {
   constexpr int64_t kPerThread = int64_t(1) << 20;  // edges
   const int threads = static_cast<int>(std::clamp<int64_t>(count / kPerThread, 1, 8));
   if (threads == 1) return read_span(first, count, out);
-  std::vector<std::string> errors(static_cast<size_t>(threads));
-  std::vector<std::thread> pool;
-  pool.reserve(size_t(threads));
-  for (int t = 0; t < threads; ++t)
-    pool.push_back(helper_thread([&, t] {
-      const int64_t b = count * t / threads, e = count * (t + 1) / threads;
-      try {
-        read_span(first + b, e - b, out + 3 * b);
-      } catch (const std::exception& x) {
-        errors[size_t(t)] = x.what();
-      }
-    }));
-  for (auto& th : pool) th.join();
-  for (const auto& e : errors)
-    if (!e.empty()) throw InputError(e);
+  on_threads(threads, [&](int t) {
+    const int64_t b = count * t / threads, e = count * (t + 1) / threads;
+    read_span(first + b, e - b, out + 3 * b);
+  });
 }
 
 void GraphFile::cache_edges(int64_t count, const std::atomic<bool>& stop) {

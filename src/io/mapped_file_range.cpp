@@ -13,7 +13,6 @@
 #include <cstring>
 #include <functional>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -80,26 +79,19 @@ void MappedFileRange::prepare(int threads, int pieces, int64_t grain,
   // first ones are ready first (a device may start copying into them).
   auto cut = [&](int i) { return std::min(end_, begin_ + units * i / pieces * grain); };
   std::atomic<int> next{0};
-  std::vector<std::string> errors(static_cast<size_t>(threads));
-  std::vector<std::thread> pool;
-  pool.reserve(size_t(threads));
-  for (int t = 0; t < threads; ++t)
-    pool.push_back(helper_thread([&, t] {
-      try {
-        for (int i; (i = next++) < pieces;) {
-          const int64_t b = cut(i), e = cut(i + 1);
-          const int64_t first_page = b / page * page;  // madvise takes whole pages
-          populate(map_ + (first_page - base_), size_t(e - first_page), page);
-          ready(b, e);
-        }
-      } catch (const std::exception& x) {
-        errors[size_t(t)] = x.what();
-        next = pieces;
+  on_threads(threads, [&](int) {
+    try {
+      for (int i; (i = next++) < pieces;) {
+        const int64_t b = cut(i), e = cut(i + 1);
+        const int64_t first_page = b / page * page;  // madvise takes whole pages
+        populate(map_ + (first_page - base_), size_t(e - first_page), page);
+        ready(b, e);
       }
-    }));
-  for (auto& th : pool) th.join();
-  for (const auto& e : errors)
-    if (!e.empty()) throw std::runtime_error(e);
+    } catch (...) {
+      next = pieces;  // the other threads stop too
+      throw;
+    }
+  });
 }
 
 void MappedFileRange::drop_view(int64_t begin, int64_t end) const {
@@ -122,15 +114,11 @@ void MappedFileRange::unmap(int threads) {
   threads = static_cast<int>(std::clamp<size_t>(bytes / kPerThread, 1, size_t(std::max(threads, 1))));
   if (threads > 1) {
     const size_t page = size_t(::sysconf(_SC_PAGESIZE));
-    std::vector<std::thread> pool;
-    pool.reserve(size_t(threads));
-    for (int t = 0; t < threads; ++t)
-      pool.push_back(helper_thread([&, t] {
-        const size_t b = bytes * size_t(t) / size_t(threads) / page * page;
-        const size_t e = t + 1 == threads ? bytes : bytes * size_t(t + 1) / size_t(threads) / page * page;
-        if (e > b) ::madvise(map_ + b, e - b, MADV_DONTNEED);  // on failure munmap does it below
-      }));
-    for (auto& th : pool) th.join();
+    on_threads(threads, [&](int t) {
+      const size_t b = bytes * size_t(t) / size_t(threads) / page * page;
+      const size_t e = t + 1 == threads ? bytes : bytes * size_t(t + 1) / size_t(threads) / page * page;
+      if (e > b) ::madvise(map_ + b, e - b, MADV_DONTNEED);  // on failure munmap does it below
+    });
   }
   ::munmap(map_, bytes);
   map_ = nullptr;
@@ -141,14 +129,10 @@ void MappedFileRange::copy_rows(const int32_t* data, int64_t first_row, int64_t 
   const int64_t row_bytes = cols * int64_t(sizeof(int32_t));
   char* dst = map_ + (first_row * row_bytes - base_);
   threads = static_cast<int>(std::clamp<int64_t>(threads, 1, std::max<int64_t>(rows, 1)));
-  std::vector<std::thread> pool;
-  pool.reserve(size_t(threads));
-  for (int t = 0; t < threads; ++t)
-    pool.push_back(helper_thread([=] {
-      for (int64_t r = rows * t / threads; r < rows * (t + 1) / threads; ++r)
-        std::memcpy(dst + r * row_bytes, data + r * ld, size_t(row_bytes));
-    }));
-  for (auto& th : pool) th.join();
+  on_threads(threads, [&](int t) {
+    for (int64_t r = rows * t / threads; r < rows * (t + 1) / threads; ++r)
+      std::memcpy(dst + r * row_bytes, data + r * ld, size_t(row_bytes));
+  });
 }
 
 }  // namespace apsp

@@ -11,7 +11,6 @@
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -96,29 +95,17 @@ void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows
     return map_.copy_rows(data, first_row, rows, cols, ld, threads);  // reserved: parallel copies
   // Otherwise parallel pwrites (one contiguous range per thread when the rows are unpadded).
   threads = static_cast<int>(std::clamp<int64_t>(threads, 1, std::max<int64_t>(rows, 1)));
-  std::vector<std::thread> pool;
-  pool.reserve(size_t(threads));
-  std::vector<std::string> errors(threads);
-  for (int t = 0; t < threads; ++t) {
-    pool.push_back(helper_thread([&, t] {
-      const int64_t r0 = rows * t / threads, r1 = rows * (t + 1) / threads;
-      try {
-        if (ld == cols) {
-          write_all(fd_, reinterpret_cast<const char*>(data + r0 * ld), static_cast<size_t>(r1 - r0) * row_bytes,
-                    static_cast<off_t>((first_row + r0) * row_bytes), path_);
-        } else {
-          for (int64_t r = r0; r < r1; ++r)
-            write_all(fd_, reinterpret_cast<const char*>(data + r * ld), row_bytes,
-                      static_cast<off_t>((first_row + r) * row_bytes), path_);
-        }
-      } catch (const std::exception& e) {
-        errors[t] = e.what();
-      }
-    }));
-  }
-  for (auto& th : pool) th.join();
-  for (const auto& e : errors)
-    if (!e.empty()) throw std::runtime_error(e);
+  on_threads(threads, [&](int t) {
+    const int64_t r0 = rows * t / threads, r1 = rows * (t + 1) / threads;
+    if (ld == cols) {
+      write_all(fd_, reinterpret_cast<const char*>(data + r0 * ld), static_cast<size_t>(r1 - r0) * row_bytes,
+                static_cast<off_t>((first_row + r0) * row_bytes), path_);
+    } else {
+      for (int64_t r = r0; r < r1; ++r)
+        write_all(fd_, reinterpret_cast<const char*>(data + r * ld), row_bytes,
+                  static_cast<off_t>((first_row + r) * row_bytes), path_);
+    }
+  });
 }
 
 void OutputFile::commit() {

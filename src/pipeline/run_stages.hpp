@@ -93,7 +93,8 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
 
 /// The self-check where the rows live: each process checks the sampled sources it holds.
 /// Their reference rows (Dijkstra) need only the graph, so where a device solves they are
-/// computed on host threads beside it (`start`), and only the comparison follows the solve.
+/// computed on host threads beside the build and the solve (`start`), and only the comparison
+/// follows the solve.
 template <class ExecSpace>
 class HeldRowsCheck {
  public:
@@ -101,10 +102,16 @@ class HeldRowsCheck {
     for (int64_t s : verify_sources(graph.vertices(), requested))
       if (s >= first_row && s < first_row + rows) sources_.push_back(s);
   }
+  HeldRowsCheck(const HeldRowsCheck&) = delete;
+  HeldRowsCheck& operator=(const HeldRowsCheck&) = delete;
+  /// A run that fails before the comparison does not wait for the whole reference.
+  ~HeldRowsCheck() { stop_ = true; }
   /// Starts the reference rows on `threads` threads of their own (with `paths`, the tie rule's
-  /// predecessors too).
+  /// predecessors too), from the edges the graph holds in memory now (shared with it).
   void start(int threads, bool paths) {
-    task_.emplace([this, threads, paths] { reference_ = reference_rows(graph_, sources_, threads, paths); });
+    ReferenceOptions how{threads, paths, graph_.share_cache(), &stop_};
+    task_.emplace(
+        [this, how = std::move(how)]() mutable { reference_ = reference_rows(graph_, sources_, std::move(how)); });
   }
   /// The verdict of this process's rows of `d` and, where given, of `pred` (the reference rows
   /// computed here on `threads` threads when they were not started beside the solve).
@@ -112,7 +119,8 @@ class HeldRowsCheck {
     if (task_)
       task_->wait();
     else
-      reference_ = reference_rows(graph_, sources_, threads, pred != nullptr);
+      reference_ =
+          reference_rows(graph_, sources_, ReferenceOptions{threads, pred != nullptr, graph_.share_cache(), nullptr});
     const RowOf pred_row = pred ? RowOf([&](int64_t s) { return result_row(*pred, s); }) : RowOf();
     return compare_rows(
         reference_, [&](int64_t s) { return result_row(d, s); }, pred_row);
@@ -122,6 +130,7 @@ class HeldRowsCheck {
   const GraphFile& graph_;
   std::vector<int64_t> sources_;
   ReferenceRows reference_;
+  std::atomic<bool> stop_{false};
   std::optional<BackgroundTask> task_;  // last: joined first
 };
 
@@ -246,6 +255,18 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   const std::unique_ptr<ResultFile> pred_out =
       paths ? procs.open_output(pred_target, rep.vertices, rep.write_threads) : nullptr;
 
+  // The self-check's reference rows: where a device solves, beside the build and the solve, from
+  // the edges read ahead, on the host's CPUs but those that will prepare the output (4) and the
+  // one driving the device.
+  std::optional<HeldRowsCheck<ExecSpace>> check;
+  if (opt.verify_rows >= 0) {
+    const int64_t first_row = int64_t(part.first(procs.rank())) * B;
+    check.emplace(*graph, first_row,
+                  std::clamp<int64_t>(rep.vertices - first_row, 0, int64_t(part.count(procs.rank())) * B),
+                  opt.verify_rows);
+    if (!host_is_device<ExecSpace>()) check->start(std::max(1, host_threads - 5), paths);
+  }
+
   // Build this process's rows of the distance matrix from the edges, where it solves.
   t0 = Clock::now();
   region.emplace("apsp::build");
@@ -256,7 +277,7 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   std::optional<PathKeyMatrix<ExecSpace>> keys;
   std::optional<typename Procs::template Solver<PathFloydWarshall<ExecSpace>>> path_solver;
   PathKeys codec;
-  std::unique_ptr<int32_t[]> edges_read_ahead;
+  std::shared_ptr<int32_t[]> edges_read_ahead;
   procs.collectively([&] {
     const int r = procs.rank();
     d.emplace(rep.vertices, B, int64_t(part.first(r)) * B, int64_t(part.count(r)) * B);
@@ -267,7 +288,8 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
     // Where a device solves, the edges read ahead are freed once the solve is done, beside the
     // copy back, instead of before the solve (0.04 s for 960 MB on an H200 host); a host backend
     // frees them at once, its memory holding the matrix (and, with --predecessors, the keys
-    // next). The check reads what it needs again.
+    // next). A check started beside the build holds its own share of them until its CSR is
+    // built; one that starts later reads the file again.
     edges_read_ahead = graph->release_cache();
     if (host_is_device<ExecSpace>()) edges_read_ahead.reset();
     if (!paths) solver.emplace(procs, *d);
@@ -311,14 +333,6 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
       prepare(*out, ready);
       if (pred_out) prepare(*pred_out, pred_ready);
     });
-
-  // The self-check's reference rows: beside the solve where a device solves, on the host's
-  // CPUs but those preparing the output (4) and the one driving the device.
-  std::optional<HeldRowsCheck<ExecSpace>> check;
-  if (opt.verify_rows >= 0) {
-    check.emplace(*graph, d->first_row, result_rows(*d), opt.verify_rows);
-    if (!host_is_device<ExecSpace>()) check->start(std::max(1, host_threads - 5), paths);
-  }
 
   procs.barrier();  // the solve starts together on every process
   t0 = Clock::now();

@@ -5,6 +5,7 @@
 // solves (reference_rows), and only the comparison (compare_rows) follows the solve.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -46,10 +47,23 @@ struct ReferenceRows {
   double seconds = 0;                              ///< time it took to compute them
 };
 
-/// Computes the reference rows on up to `threads` threads. A generated graph that holds only
-/// some rows (an MPI rank's) is generated whole again for it.
-ReferenceRows reference_rows(const GraphFile& graph, const std::vector<int64_t>& sources, int threads,
-                             bool paths = false);
+/// How reference_rows runs.
+struct ReferenceOptions {
+  int threads = 1;
+  bool paths = false;  ///< the tie rule's predecessors too
+  /// Edges already in memory (a share of the input's read-ahead), read from there as far as
+  /// they go instead of from the file.
+  GraphFile::SharedEdges in_memory;
+  /// Set: end early (the rows are then incomplete, never to be compared).
+  const std::atomic<bool>* stop = nullptr;
+};
+
+/// Computes the reference rows on up to `how.threads` threads: the graph's CSR form, built by
+/// all of them, then one Dijkstra per source. Edges the input's rules refuse are left out (a
+/// run that holds such an edge fails at its build, and a check started before the build must
+/// still end). A generated graph that holds only some rows (an MPI rank's) is generated whole
+/// again for it. The share of `how.in_memory` is dropped once the CSR is built.
+ReferenceRows reference_rows(const GraphFile& graph, const std::vector<int64_t>& sources, ReferenceOptions how);
 
 using RowOf = std::function<std::vector<int32_t>(int64_t)>;
 
