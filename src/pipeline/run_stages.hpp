@@ -8,9 +8,11 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -102,16 +104,15 @@ class HeldRowsCheck {
     for (int64_t s : verify_sources(graph.vertices(), requested))
       if (s >= first_row && s < first_row + rows) sources_.push_back(s);
   }
-  HeldRowsCheck(const HeldRowsCheck&) = delete;
-  HeldRowsCheck& operator=(const HeldRowsCheck&) = delete;
-  /// A run that fails before the comparison does not wait for the whole reference.
-  ~HeldRowsCheck() { stop_ = true; }
   /// Starts the reference rows on `threads` threads of their own (with `paths`, the tie rule's
-  /// predecessors too), from the edges the graph holds in memory now (shared with it).
+  /// predecessors too), from the edges the graph holds in memory now (shared with it). A run
+  /// that fails before the comparison stops them.
   void start(int threads, bool paths) {
-    ReferenceOptions how{threads, paths, graph_.share_cache(), &stop_};
-    task_.emplace(
-        [this, how = std::move(how)]() mutable { reference_ = reference_rows(graph_, sources_, std::move(how)); });
+    task_.emplace([this, how = ReferenceOptions{threads, paths, graph_.share_cache(), nullptr}](
+                      const std::atomic<bool>& stop) mutable {
+      how.stop = &stop;
+      reference_ = reference_rows(graph_, sources_, std::move(how));
+    });
   }
   /// The verdict of this process's rows of `d` and, where given, of `pred` (the reference rows
   /// computed here on `threads` threads when they were not started beside the solve).
@@ -130,7 +131,6 @@ class HeldRowsCheck {
   const GraphFile& graph_;
   std::vector<int64_t> sources_;
   ReferenceRows reference_;
-  std::atomic<bool> stop_{false};
   std::optional<BackgroundTask> task_;  // last: joined first
 };
 
@@ -255,15 +255,41 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   const std::unique_ptr<ResultFile> pred_out =
       paths ? procs.open_output(pred_target, rep.vertices, rep.write_threads) : nullptr;
 
+  // The rows this process holds (and writes).
+  const int64_t first_row = int64_t(part.first(procs.rank())) * B;
+  const int64_t held_rows = std::clamp<int64_t>(rep.vertices - first_row, 0, int64_t(part.count(procs.rank())) * B);
+
+  // The output's blocks do not depend on the result: a device backend allocates them and makes
+  // their pages resident (several threads, piece by piece) while it builds and computes. When
+  // the file lives in memory (tmpfs), each piece is also pinned, so that the device copies the
+  // result straight into the file instead of through a staging buffer and a second copy by the
+  // host (6.4 GB at V = 40000: docs/results.md); the copy starts on the first pieces ready. A
+  // run that fails first (a bad edge found by the build) stops it after the pieces under way.
+  ReadyRows<Runtime> ready, pred_ready;  // before `reserve`: outlive the thread that fills them
+  std::optional<BackgroundTask> reserve;
+  if (!host_is_device<ExecSpace>() && (!out->discards() || (pred_out && !pred_out->discards())))
+    reserve.emplace([&](const std::atomic<bool>& stop) {
+      struct Finish {
+        ReadyRows<Runtime>& r;
+        ~Finish() { r.finish(); }
+      } finish{ready}, pred_finish{pred_ready};
+      const auto prepare = [&](ResultFile& file, ReadyRows<Runtime>& into) {
+        if (file.discards()) return;
+        file.reserve_rows(first_row, held_rows, [&](int64_t first, int64_t rows, char* memory) {
+          if (stop) throw std::runtime_error("the run ended before its output was prepared");
+          return into.add(first, rows, memory, rep.vertices * int64_t(sizeof(int32_t)));
+        });
+      };
+      prepare(*out, ready);
+      if (pred_out) prepare(*pred_out, pred_ready);
+    });
+
   // The self-check's reference rows: where a device solves, beside the build and the solve, from
-  // the edges read ahead, on the host's CPUs but those that will prepare the output (4) and the
-  // one driving the device.
+  // the edges read ahead, on the host's CPUs but those preparing the output (4) and the one
+  // driving the device.
   std::optional<HeldRowsCheck<ExecSpace>> check;
   if (opt.verify_rows >= 0) {
-    const int64_t first_row = int64_t(part.first(procs.rank())) * B;
-    check.emplace(*graph, first_row,
-                  std::clamp<int64_t>(rep.vertices - first_row, 0, int64_t(part.count(procs.rank())) * B),
-                  opt.verify_rows);
+    check.emplace(*graph, first_row, held_rows, opt.verify_rows);
     if (!host_is_device<ExecSpace>()) check->start(std::max(1, host_threads - 5), paths);
   }
 
@@ -310,29 +336,6 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   rep.seconds.build = procs.slowest(seconds_since(t0));
   rep.device = procs.devices(Runtime::device_name());
   if (opt.on_start) opt.on_start(rep);
-
-  // The output's blocks do not depend on the result: a device backend allocates them and makes
-  // their pages resident (several threads, piece by piece) while the device computes. When the
-  // file lives in memory (tmpfs), each piece is also pinned, so that the device copies the
-  // result straight into the file instead of through a staging buffer and a second copy by the
-  // host (6.4 GB at V = 40000: docs/results.md); the copy starts on the first pieces ready.
-  ReadyRows<Runtime> ready, pred_ready;  // before `reserve`: outlive the thread that fills them
-  std::optional<BackgroundTask> reserve;
-  if (!host_is_device<ExecSpace>() && (!out->discards() || (pred_out && !pred_out->discards())))
-    reserve.emplace([&] {
-      struct Finish {
-        ReadyRows<Runtime>& r;
-        ~Finish() { r.finish(); }
-      } finish{ready}, pred_finish{pred_ready};
-      const auto prepare = [&](ResultFile& file, ReadyRows<Runtime>& into) {
-        if (file.discards()) return;
-        file.reserve_rows(d->first_row, result_rows(*d), [&](int64_t first, int64_t rows, char* memory) {
-          return into.add(first, rows, memory, rep.vertices * int64_t(sizeof(int32_t)));
-        });
-      };
-      prepare(*out, ready);
-      if (pred_out) prepare(*pred_out, pred_ready);
-    });
 
   procs.barrier();  // the solve starts together on every process
   t0 = Clock::now();
