@@ -259,34 +259,9 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   const int64_t first_row = int64_t(part.first(procs.rank())) * B;
   const int64_t held_rows = std::clamp<int64_t>(rep.vertices - first_row, 0, int64_t(part.count(procs.rank())) * B);
 
-  // The output's blocks do not depend on the result: a device backend allocates them and makes
-  // their pages resident (several threads, piece by piece) while it builds and computes. When
-  // the file lives in memory (tmpfs), each piece is also pinned, so that the device copies the
-  // result straight into the file instead of through a staging buffer and a second copy by the
-  // host (6.4 GB at V = 40000: docs/results.md); the copy starts on the first pieces ready. A
-  // run that fails first (a bad edge found by the build) stops it after the pieces under way.
-  ReadyRows<Runtime> ready, pred_ready;  // before `reserve`: outlive the thread that fills them
-  std::optional<BackgroundTask> reserve;
-  if (!host_is_device<ExecSpace>() && (!out->discards() || (pred_out && !pred_out->discards())))
-    reserve.emplace([&](const std::atomic<bool>& stop) {
-      struct Finish {
-        ReadyRows<Runtime>& r;
-        ~Finish() { r.finish(); }
-      } finish{ready}, pred_finish{pred_ready};
-      const auto prepare = [&](ResultFile& file, ReadyRows<Runtime>& into) {
-        if (file.discards()) return;
-        file.reserve_rows(first_row, held_rows, [&](int64_t first, int64_t rows, char* memory) {
-          if (stop) throw std::runtime_error("the run ended before its output was prepared");
-          return into.add(first, rows, memory, rep.vertices * int64_t(sizeof(int32_t)));
-        });
-      };
-      prepare(*out, ready);
-      if (pred_out) prepare(*pred_out, pred_ready);
-    });
-
   // The self-check's reference rows: where a device solves, beside the build and the solve, from
-  // the edges read ahead, on the host's CPUs but those preparing the output (4) and the one
-  // driving the device.
+  // the edges read ahead, on the host's CPUs but those that will prepare the output (4) and the
+  // one driving the device.
   std::optional<HeldRowsCheck<ExecSpace>> check;
   if (opt.verify_rows >= 0) {
     check.emplace(*graph, first_row, held_rows, opt.verify_rows);
@@ -336,6 +311,32 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   rep.seconds.build = procs.slowest(seconds_since(t0));
   rep.device = procs.devices(Runtime::device_name());
   if (opt.on_start) opt.on_start(rep);
+
+  // The output's blocks do not depend on the result: a device backend allocates them and makes
+  // their pages resident (several threads, piece by piece) while the device computes. When the
+  // file lives in memory (tmpfs), each piece is also pinned, so that the device copies the
+  // result straight into the file instead of through a staging buffer and a second copy by the
+  // host (6.4 GB at V = 40000: docs/results.md); the copy starts on the first pieces ready. A
+  // run that fails first (the check) stops it after the pieces under way. Started before the
+  // build instead, it slowed the build and the solve (docs/results.md).
+  ReadyRows<Runtime> ready, pred_ready;  // before `reserve`: outlive the thread that fills them
+  std::optional<BackgroundTask> reserve;
+  if (!host_is_device<ExecSpace>() && (!out->discards() || (pred_out && !pred_out->discards())))
+    reserve.emplace([&](const std::atomic<bool>& stop) {
+      struct Finish {
+        ReadyRows<Runtime>& r;
+        ~Finish() { r.finish(); }
+      } finish{ready}, pred_finish{pred_ready};
+      const auto prepare = [&](ResultFile& file, ReadyRows<Runtime>& into) {
+        if (file.discards()) return;
+        file.reserve_rows(first_row, held_rows, [&](int64_t first, int64_t rows, char* memory) {
+          if (stop) throw std::runtime_error("the run ended before its output was prepared");
+          return into.add(first, rows, memory, rep.vertices * int64_t(sizeof(int32_t)));
+        });
+      };
+      prepare(*out, ready);
+      if (pred_out) prepare(*pred_out, pred_ready);
+    });
 
   procs.barrier();  // the solve starts together on every process
   t0 = Clock::now();
