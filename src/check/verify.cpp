@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <random>
@@ -55,25 +56,29 @@ class CsrStorage {
   Csr::values_type::non_const_type values_;
 };
 #else
+// Arrays left uninitialised (no serial zero fill: the build's threads write every entry, and
+// first touch their pages in parallel).
 struct Csr {
-  std::vector<int64_t> offset;
-  std::vector<int32_t> dst, weight;
+  int64_t vertices = 0;
+  std::unique_ptr<int64_t[]> offset;
+  std::unique_ptr<int32_t[]> dst, weight;
 };
 int64_t row_begin(const Csr& c, int64_t u) { return c.offset[size_t(u)]; }
 int32_t column(const Csr& c, int64_t i) { return c.dst[size_t(i)]; }
 int32_t weight(const Csr& c, int64_t i) { return c.weight[size_t(i)]; }
-int64_t rows(const Csr& c) { return int64_t(c.offset.size()) - 1; }
+int64_t rows(const Csr& c) { return c.vertices; }
 class CsrStorage {
  public:
   int64_t* offsets(int64_t v) {
-    csr_.offset.resize(size_t(v + 1));
-    return csr_.offset.data();
+    csr_.vertices = v;
+    csr_.offset.reset(new int64_t[size_t(v + 1)]);
+    return csr_.offset.get();
   }
   void edges(int64_t nnz, int32_t*& dst, int32_t*& w) {
-    csr_.dst.resize(size_t(nnz));
-    csr_.weight.resize(size_t(nnz));
-    dst = csr_.dst.data();
-    w = csr_.weight.data();
+    csr_.dst.reset(new int32_t[size_t(std::max<int64_t>(nnz, 1))]);
+    csr_.weight.reset(new int32_t[size_t(std::max<int64_t>(nnz, 1))]);
+    dst = csr_.dst.get();
+    w = csr_.weight.get();
   }
   Csr finish(int64_t /*v*/, int64_t /*nnz*/) { return std::move(csr_); }
 
