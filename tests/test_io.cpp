@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <fcntl.h>
@@ -451,7 +450,6 @@ TEST(MappedFileRangeTest, UnmappingWithSeveralThreadsKeepsTheFile) {
   {
     MappedFileRange map(fd, 0, bytes, path);
     ASSERT_TRUE(map);
-    map.prepare(4, 8, 1 << 20, [](int64_t, int64_t) {});
     std::vector<int32_t> row(1 << 16);
     for (int64_t r = 0; r < words / int64_t(row.size()); ++r) {
       for (size_t c = 0; c < row.size(); ++c) row[c] = int32_t(r * 7 + int64_t(c));
@@ -465,50 +463,6 @@ TEST(MappedFileRangeTest, UnmappingWithSeveralThreadsKeepsTheFile) {
     ASSERT_EQ(::pread(fd, row.data(), row.size() * 4, off_t(r * int64_t(row.size()) * 4)), ssize_t(row.size() * 4));
     for (size_t c = 0; c < row.size(); ++c) ASSERT_EQ(row[c], int32_t(r * 7 + int64_t(c))) << r;
   }
-  ::close(fd);
-  ::unlink(path.c_str());
-}
-
-// On tmpfs the output's pages are allocated piece by piece as they are prepared, its space
-// checked up front: a file larger than the free space is refused before anything is allocated.
-TEST(MappedFileRangeTest, OnTmpfsPiecesAreAllocatedAsPreparedAndNoSpaceIsRefusedFirst) {
-  struct statfs fs {};
-  constexpr long kTmpfsMagic = 0x01021994;
-  if (::statfs("/dev/shm", &fs) != 0 || long(fs.f_type) != kTmpfsMagic) GTEST_SKIP() << "no tmpfs at /dev/shm";
-  const std::string path = "/dev/shm/apsp_test_pieces_" + std::to_string(::getpid());
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
-  ASSERT_GE(fd, 0);
-  const auto allocated = [fd] {
-    struct stat st {};
-    ::fstat(fd, &st);
-    return int64_t(st.st_blocks) * 512;
-  };
-  const int64_t bytes = int64_t(64) << 20;
-  ASSERT_EQ(::ftruncate(fd, bytes), 0);
-  {
-    MappedFileRange map(fd, 0, bytes, path);
-    ASSERT_TRUE(map);
-    EXPECT_EQ(allocated(), 0) << "allocated before prepare()";
-    std::mutex m;
-    std::vector<std::pair<int64_t, int64_t>> pieces;
-    map.prepare(2, 8, 4096, [&](int64_t b, int64_t e) {
-      EXPECT_GE(allocated(), e - b);
-      const std::lock_guard<std::mutex> lock(m);
-      pieces.emplace_back(b, e);
-    });
-    EXPECT_EQ(pieces.size(), 8u);
-    EXPECT_GE(allocated(), bytes);
-  }
-  const int64_t too_much = int64_t(fs.f_bavail) * int64_t(fs.f_bsize) + (int64_t(1) << 30);
-  ASSERT_EQ(::ftruncate(fd, too_much), 0);  // sparse: costs nothing
-  try {
-    MappedFileRange map(fd, bytes, too_much, path);
-    ADD_FAILURE() << "a range larger than the free space was accepted";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot allocate"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find(std::strerror(ENOSPC)), std::string::npos) << e.what();
-  }
-  EXPECT_LE(allocated(), bytes) << "allocated although refused";
   ::close(fd);
   ::unlink(path.c_str());
 }

@@ -4,7 +4,6 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -36,44 +35,23 @@ void populate(char* p, size_t bytes, int64_t page) {
 
 MappedFileRange::MappedFileRange(int fd, int64_t begin, int64_t end, const std::string& path) {
   if (end <= begin) return;
-  constexpr long kTmpfsMagic = 0x01021994;
-  struct statfs fs {};
-  const bool in_memory = ::fstatfs(fd, &fs) == 0 && long(fs.f_type) == kTmpfsMagic;
-  const auto no_space = [&](int error) {
-    return std::runtime_error(path + ": cannot allocate " + std::to_string(end - begin) +
-                              " bytes for the output: " + std::strerror(error));
-  };
-  if (in_memory) {
-    // On tmpfs allocating is most of the work (the kernel clears every page: 0.6 s for 6.4 GB
-    // on an H200 host, one call at a time per file), so prepare() allocates piece by piece and
-    // each piece is ready as soon as its own pages are: a device copies into the first pieces
-    // while the last are still being allocated. The space is checked here, so that a full
-    // tmpfs still fails before any work (tmpfs keeps no blocks back): for what is left of the
-    // whole file, which the other ranks of a node allocate beside this one.
-    struct stat st {};
-    const int64_t unallocated = ::fstat(fd, &st) == 0 ? int64_t(st.st_size) - int64_t(st.st_blocks) * 512 : 0;
-    if (int64_t(fs.f_bavail) * int64_t(fs.f_bsize) < std::max(end - begin, unallocated)) throw no_space(ENOSPC);
-    fd_ = fd;
-    path_ = path;
-  } else {
-    // A disk only reserves its blocks (0.001 s for 3.2 GB): all at once, now.
-    const int rc = ::posix_fallocate(fd, begin, end - begin);
-    if (rc == EOPNOTSUPP || rc == EINVAL) return;  // a mapping of unallocated blocks could fault (SIGBUS)
-    if (rc != 0) throw no_space(rc);
-  }
+  const int rc = ::posix_fallocate(fd, begin, end - begin);
+  if (rc == EOPNOTSUPP || rc == EINVAL) return;  // a mapping of unallocated blocks could fault (SIGBUS)
+  if (rc != 0)
+    throw std::runtime_error(path + ": cannot allocate " + std::to_string(end - begin) +
+                             " bytes for the output: " + std::strerror(rc));
   const int64_t page = ::sysconf(_SC_PAGESIZE), base = begin / page * page;
   // Pages are populated by prepare(), in parallel: one thread populates about 2 GB/s of a
   // fresh tmpfs file (3.0 s for 6.4 GB on an H200 host), several threads about 5 GB/s.
   void* p = ::mmap(nullptr, size_t(end - base), PROT_WRITE, MAP_SHARED, fd, base);
-  if (p == MAP_FAILED) {
-    fd_ = -1;  // written another way: allocated as it is written
-    return;
-  }
+  if (p == MAP_FAILED) return;
   map_ = static_cast<char*>(p);
   base_ = base;
   begin_ = begin;
   end_ = end;
-  in_memory_ = in_memory;
+  constexpr long kTmpfsMagic = 0x01021994;
+  struct statfs fs {};
+  in_memory_ = ::fstatfs(fd, &fs) == 0 && long(fs.f_type) == kTmpfsMagic;
 }
 
 MappedFileRange::MappedFileRange(MappedFileRange&& other) noexcept { *this = std::move(other); }
@@ -86,8 +64,6 @@ MappedFileRange& MappedFileRange::operator=(MappedFileRange&& other) noexcept {
     begin_ = other.begin_;
     end_ = other.end_;
     in_memory_ = other.in_memory_;
-    fd_ = std::exchange(other.fd_, -1);
-    path_ = std::move(other.path_);
   }
   return *this;
 }
@@ -108,12 +84,6 @@ void MappedFileRange::prepare(int threads, int pieces, int64_t grain,
       for (int i; (i = next++) < pieces;) {
         const int64_t b = cut(i), e = cut(i + 1);
         const int64_t first_page = b / page * page;  // madvise takes whole pages
-        if (fd_ >= 0) {                              // allocated piece by piece (tmpfs): see the constructor
-          const int rc = ::posix_fallocate(fd_, first_page, e - first_page);
-          if (rc != 0)
-            throw std::runtime_error(path_ + ": cannot allocate " + std::to_string(e - first_page) +
-                                     " bytes for the output: " + std::strerror(rc));
-        }
         populate(map_ + (first_page - base_), size_t(e - first_page), page);
         ready(b, e);
       }

@@ -9,16 +9,15 @@
 
 namespace apsp {
 
-/// Bytes [begin, end) of an open file, allocated (fallocate: on tmpfs piece by piece in
-/// prepare()) and mapped, its pages made resident by prepare(), so that rows of the result land there by parallel
-/// copies (parallel writes to one tmpfs file serialise on its inode lock; copies into a mapping do not). Independent of
-/// the result: a device run makes it while the GPU computes. Empty (false) where the file system cannot allocate ahead
-/// or map; writes then go another way.
+/// Bytes [begin, end) of an open file, allocated (fallocate) and mapped, its pages made resident
+/// by prepare(), so that rows of the result land there by parallel copies (parallel writes to
+/// one tmpfs file serialise on its inode lock; copies into a mapping do not). Independent of the
+/// result: a device run makes it while the GPU computes. Empty (false) where the file system
+/// cannot allocate ahead or map; writes then go another way.
 class MappedFileRange {
  public:
   MappedFileRange() = default;
   /// Throws std::runtime_error when the blocks cannot be allocated (a full disk), naming `path`.
-  /// `fd` must stay open as long as this object: on tmpfs, prepare() allocates through it.
   MappedFileRange(int fd, int64_t begin, int64_t end, const std::string& path);
   MappedFileRange(MappedFileRange&& other) noexcept;
   MappedFileRange& operator=(MappedFileRange&& other) noexcept;
@@ -32,7 +31,7 @@ class MappedFileRange {
 
   /// Copies `rows` rows of `cols` int32, row r from `data + r * ld`, to file rows
   /// [first_row, first_row + rows) (rows of `cols` int32), with `threads` threads. The rows
-  /// must lie inside the mapping (covers()), prepared (prepare()).
+  /// must lie inside the mapping (covers()).
   void copy_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t cols, int64_t ld, int threads) const;
 
   /// The mapped bytes of file byte `begin` onwards when the file lives in memory (tmpfs):
@@ -40,10 +39,9 @@ class MappedFileRange {
   /// otherwise (on a disk file, page-cache pages written by DMA may miss their write-back).
   char* memory_at(int64_t begin) const { return in_memory_ && covers(begin, begin) ? map_ + (begin - base_) : nullptr; }
 
-  /// Allocates (on tmpfs) and makes resident the mapping's pages, in up to `pieces` pieces of
-  /// whole `grain`s (bytes, counted from the range's first byte) taken in order by `threads`
-  /// threads, calling ready(begin, end) (file bytes) from the thread that prepared a piece as
-  /// soon as it is.
+  /// Makes the mapping's pages resident, in up to `pieces` pieces of whole `grain`s (bytes,
+  /// counted from the range's first byte) taken in order by `threads` threads, calling
+  /// ready(begin, end) (file bytes) from the thread that prepared a piece as soon as it is.
   /// Throws std::runtime_error after every thread has stopped.
   void prepare(int threads, int pieces, int64_t grain, const std::function<void(int64_t, int64_t)>& ready) const;
 
@@ -62,8 +60,6 @@ class MappedFileRange {
   char* map_ = nullptr;  ///< file byte base_ (begin_ rounded down to a page)
   int64_t base_ = 0, begin_ = 0, end_ = 0;
   bool in_memory_ = false;  ///< the file is on tmpfs
-  int fd_ = -1;             ///< where prepare() allocates each piece before its pages (tmpfs), else -1
-  std::string path_;        ///< for its errors
 };
 
 }  // namespace apsp
