@@ -90,8 +90,10 @@ def main():
         rows.append(row)
         print(f"  V={v}: ours {row['ours']:.3f} s, {peer_name} {row['peer']:.3f} s", file=sys.stderr, flush=True)
 
-    rev = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "rev-parse", "--short=7", "HEAD"],
-                         capture_output=True, text=True).stdout.strip() or "unknown"
+    # The commit the measured binary was built from (its --version), not this script's checkout.
+    version = subprocess.run([os.path.join(args.build, "apsp_kokkos"), "--version"], capture_output=True,
+                             text=True).stdout.strip().splitlines()
+    rev = version[0].split("(")[1].split(")")[0] if version and "(" in version[0] else "unknown"
     print(f"\ndate {datetime.date.today().isoformat()}, apsp_kokkos {rev}, outputs to {args.out_dir}, "
           f"median of {args.repeats} interleaved runs, process wall from outside; outputs identical")
     print(f"| V | E ≈ | apsp_kokkos process s | its total_s | its solve s | {peer_name} process s | speed-up |")

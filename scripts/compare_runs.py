@@ -79,11 +79,20 @@ def main():
             sys.exit(f"V={v}: outputs differ: {digests}")
         table.append((v, e, walls, solves))
 
-    rev = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "rev-parse", "--short=7", "HEAD"],
-                         capture_output=True, text=True).stdout.strip() or "unknown"
     same = "outputs identical" if args.out_dir != "/dev/null" else "outputs discarded"
-    print(f"\ndate {datetime.date.today().isoformat()}, apsp_kokkos {rev}, outputs to {args.out_dir}, "
+    print(f"\ndate {datetime.date.today().isoformat()}, outputs to {args.out_dir}, "
           f"median of {args.repeats} interleaved runs, process wall from outside; {same}")
+    # What each run's program says it is (apsp_kokkos --version names the commit it was built from).
+    for name, template in runs:
+        exe = next((w for w in shlex.split(template) if os.path.sep in w and os.access(w, os.X_OK)), None)
+        if exe is None:
+            continue
+        try:
+            out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if out.startswith("apsp_kokkos"):
+            print(f"{name}: {out.splitlines()[0]}")
     first = runs[0][0]
     print("| V | E | run | process s (runs) | solve s | vs " + first + " |")
     print("| --- | --- | --- | --- | --- | --- |")
