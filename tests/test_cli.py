@@ -460,6 +460,30 @@ class Options(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("--kokkos-help", p.stdout + p.stderr)
 
+    def test_a_run_whose_host_threads_do_not_compute_starts_one_openmp_thread(self):
+        """Where OpenMP's threads do not compute (a GPU's run, or Serial's), Kokkos starts one;
+        OMP_NUM_THREADS or --kokkos-num-threads, where the user gives them, win."""
+        if not {"Serial", "OpenMP"} <= set(backends()):
+            self.skipTest("needs the Serial and OpenMP backends")
+        case = os.path.join(ARGS.conformance, "c03.1")
+        env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES")}
+
+        def pool(*args, **extra):
+            p = subprocess.run([ARGS.exe, "--json", "-", *args, case, os.devnull], capture_output=True, text=True,
+                               env={**env, **extra})
+            self.assertEqual(p.returncode, 0, p.stderr)
+            k = json.loads(p.stdout)["kokkos"]
+            m = re.search(r"thread_pool_topology\[ *1 x (\d+) x 1 *\]", k["configuration"])
+            self.assertIsNotNone(m, k["configuration"])
+            return int(m.group(1)), k["thread_binding"]
+
+        threads, binding = pool("--backend", "Serial")
+        self.assertEqual(threads, 1)
+        self.assertIn("one thread", binding)
+        self.assertEqual(pool("--backend", "Serial", OMP_NUM_THREADS="2")[0], 2)
+        self.assertEqual(pool("--kokkos-num-threads=2", "--backend", "Serial")[0], 2)
+        self.assertEqual(pool("--backend", "OpenMP", OMP_NUM_THREADS="2")[0], 2)
+
     def test_kokkos_options_in_either_spelling(self):
         """--help names Kokkos 4's spellings; they work on Kokkos 3.4 too (translated), and a
         tool library named by KOKKOS_TOOLS_LIBS is loaded on either."""

@@ -14,6 +14,7 @@
 
 #include "apsp/core/cpus.hpp"
 #include "enabled_backends.hpp"
+#include "thread_binding.hpp"
 
 namespace apsp::cli {
 
@@ -27,6 +28,15 @@ int threads_allowed(const mpi::Runtime& mpi) {
 }
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// Kokkos' option for `n` host threads, as the Kokkos in use spells it.
+std::string threads_option(int n) {
+#if KOKKOS_VERSION >= 40000
+  return "--kokkos-num-threads=" + std::to_string(n);
+#else
+  return "--kokkos-threads=" + std::to_string(n);
+#endif
+}
 
 // With several ranks on a node, each takes the GPU of its node-local rank: a device chosen on
 // the command line would put them all on one GPU. Returns Kokkos' arguments with any device
@@ -55,13 +65,7 @@ std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& ar
   // oversubscription warning, several lines on every rank, would bury the run's own messages.
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   if (unsigned(mpi.local_size()) > cores) out.push_back("--kokkos-disable-warnings");
-  if (!threads_given)
-#if KOKKOS_VERSION >= 40000
-    out.push_back("--kokkos-num-threads=" +
-#else
-    out.push_back("--kokkos-threads=" +
-#endif
-                  std::to_string(threads_allowed(mpi)));
+  if (!threads_given) out.push_back(threads_option(threads_allowed(mpi)));
   if (gpus == 0) return out;
   out.push_back("--kokkos-device-id=" + std::to_string(mpi.local_rank() % gpus));
   if (mpi.rank() == 0 && !dropped.empty())
@@ -110,6 +114,12 @@ KokkosArguments::KokkosArguments(int argc, char* argv[], const mpi::Runtime& mpi
     kokkos_help_ = kokkos_help_ || a == "--kokkos-help";
   }
   kokkos_strings_ = spelled_for_this_kokkos(kokkos_strings_, print_configuration_);
+#if defined(KOKKOS_ENABLE_OPENMP)
+  // A run whose host threads do not compute (a GPU's, or Serial's) starts OpenMP with one
+  // thread: a pool of 16 cost 0.014 s of a V = 1000 run's 0.386 s on an H100 host
+  // (docs/results.md). The user's own choice wins.
+  if (!openmp_computes(argc, argv) && !host_threads_asked(argc, argv)) kokkos_strings_.push_back(threads_option(1));
+#endif
   kokkos_strings_ = kokkos_args_for_rank(kokkos_strings_, mpi, gpu_sharing_);
   for (auto& a : kokkos_strings_) kokkos_args_.push_back(a.data());
   kokkos_argc_ = static_cast<int>(kokkos_args_.size());

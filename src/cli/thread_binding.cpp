@@ -17,17 +17,6 @@ namespace apsp::cli {
 
 namespace {
 #if defined(KOKKOS_ENABLE_OPENMP)  // the binding concerns OpenMP's threads only
-// The execution space this run will use: --backend's, else Kokkos' default.
-std::string backend_asked(int argc, char* argv[]) {
-  std::string name = Kokkos::DefaultExecutionSpace::name();
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--backend" && i + 1 < argc) name = argv[i + 1];
-    if (a.rfind("--backend=", 0) == 0) name = a.substr(10);
-  }
-  for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return name;
-}
 // The `rank`-th of `ranks` contiguous shares of `cpus` (sizes differing by at most one; one
 // CPU each, in turn, when ranks outnumber CPUs).
 std::vector<int> share_of(const std::vector<int>& cpus, int rank, int ranks) {
@@ -47,6 +36,32 @@ std::vector<int> rank_share(const mpi::Runtime& mpi) {
 #endif
 
 }  // namespace
+
+bool openmp_computes(int argc, char* argv[]) {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  std::string name = Kokkos::DefaultExecutionSpace::name();
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--backend" && i + 1 < argc) name = argv[i + 1];
+    if (a.rfind("--backend=", 0) == 0) name = a.substr(10);
+  }
+  for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return name == "openmp";
+#else
+  (void)argc;
+  (void)argv;
+  return false;
+#endif
+}
+
+bool host_threads_asked(int argc, char* argv[]) {
+  if (std::getenv("OMP_NUM_THREADS") != nullptr) return true;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("--kokkos-num-threads", 0) == 0 || a.rfind("--kokkos-threads", 0) == 0) return true;
+  }
+  return false;
+}
 
 void share_node_before_mpi(char* argv[]) {
 #if defined(KOKKOS_ENABLE_OPENMP)
@@ -75,7 +90,7 @@ std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mp
   // Set by this program when it started itself again with its default binding (below).
   const bool our_default = std::getenv("APSP_KOKKOS_BINDING") != nullptr;
 #if defined(KOKKOS_ENABLE_OPENMP)
-  const bool openmp_computes = backend_asked(argc, argv) == "openmp";
+  const bool computes = openmp_computes(argc, argv);
   if (mpi.active() && mpi.local_size() > 1) {
     if (bind != nullptr && std::string(bind) != "false") {
       // The OpenMP runtime read the binding when it loaded: it cannot be changed from here
@@ -98,7 +113,7 @@ std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mp
   if (bind != nullptr || places != nullptr)
     return std::string("OMP_PROC_BIND=") + (bind ? bind : "(unset)") + " OMP_PLACES=" + (places ? places : "(unset)") +
            (our_default ? " (default; set either to choose)" : " (yours)");
-  if (openmp_computes && !mpi.active()) {
+  if (computes && !mpi.active()) {
     // The OpenMP runtime reads OMP_PROC_BIND and OMP_PLACES when it is loaded, before main():
     // to bind by default the program starts itself once more with them set (a few ms).
     ::setenv("OMP_PROC_BIND", "spread", 1);
@@ -109,9 +124,10 @@ std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mp
     ::unsetenv("OMP_PLACES");
   }
   ::setenv("OMP_PROC_BIND", "false", 0);  // tells Kokkos nothing is bound (no advice printed)
-  return std::string("unbound (default for ") +
-         (openmp_computes ? "this run" : "a run whose host threads do not compute") +
-         "; set OMP_PROC_BIND or OMP_PLACES to choose)";
+  if (computes) return "unbound (default for this run; set OMP_PROC_BIND or OMP_PLACES to choose)";
+  return std::string("unbound") + (host_threads_asked(argc, argv) ? "" : ", one thread") +
+         " (default for a run whose host threads do not compute; set OMP_PROC_BIND or OMP_PLACES, and "
+         "OMP_NUM_THREADS, to choose)";
 #else
   (void)argc;
   (void)argv;

@@ -24,4 +24,12 @@ void share_node_before_mpi(char* argv[]);
 
 std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mpi);
 
+/// This run computes on OpenMP's threads: its backend (--backend, else Kokkos' default) is
+/// OpenMP. False in a build without OpenMP.
+bool openmp_computes(int argc, char* argv[]);
+
+/// The user chose how many host threads Kokkos starts (OMP_NUM_THREADS, --kokkos-num-threads,
+/// or 3.x's --kokkos-threads).
+bool host_threads_asked(int argc, char* argv[]);
+
 }  // namespace apsp::cli
