@@ -38,10 +38,23 @@ std::string threads_option(int n) {
 #endif
 }
 
+// Host threads for Kokkos where the user chose none, or 0 for Kokkos' own default: one where
+// OpenMP's threads do not compute (a GPU's run, or Serial's: a pool of 16 cost 0.014 s of a
+// V = 1000 run's 0.386 s on an H100 host, docs/results.md); with several ranks on a node, the
+// node's cores shared among its ranks.
+int default_host_threads(int argc, char* argv[], const mpi::Runtime& mpi) {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if (!openmp_computes(argc, argv)) return 1;
+#else
+  (void)argc;
+  (void)argv;
+#endif
+  return mpi.active() && mpi.local_size() > 1 ? threads_allowed(mpi) : 0;
+}
+
 // With several ranks on a node, each takes the GPU of its node-local rank: a device chosen on
 // the command line would put them all on one GPU. Returns Kokkos' arguments with any device
-// choice replaced (said on rank 0), and, unless threads were asked for, the node's cores
-// shared among its ranks' host threads. `sharing`: the warning for ranks that outnumber the
+// choice replaced (said on rank 0). `sharing`: the warning for ranks that outnumber the
 // node's GPUs (printed later, once the backend is known: a CPU run does not care).
 std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& args, const mpi::Runtime& mpi,
                                               std::string& sharing) {
@@ -53,9 +66,7 @@ std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& ar
   };
   std::vector<std::string> out;
   std::string dropped;
-  bool threads_given = std::getenv("OMP_NUM_THREADS") != nullptr;
   for (const std::string& a : args) {
-    threads_given = threads_given || starts_with(a, "--kokkos-num-threads") || starts_with(a, "--kokkos-threads");
     if (gpus > 0 && is_device_choice(a))
       dropped += (dropped.empty() ? "" : " ") + a;
     else
@@ -65,7 +76,6 @@ std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& ar
   // oversubscription warning, several lines on every rank, would bury the run's own messages.
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   if (unsigned(mpi.local_size()) > cores) out.push_back("--kokkos-disable-warnings");
-  if (!threads_given) out.push_back(threads_option(threads_allowed(mpi)));
   if (gpus == 0) return out;
   out.push_back("--kokkos-device-id=" + std::to_string(mpi.local_rank() % gpus));
   if (mpi.rank() == 0 && !dropped.empty())
@@ -114,12 +124,9 @@ KokkosArguments::KokkosArguments(int argc, char* argv[], const mpi::Runtime& mpi
     kokkos_help_ = kokkos_help_ || a == "--kokkos-help";
   }
   kokkos_strings_ = spelled_for_this_kokkos(kokkos_strings_, print_configuration_);
-#if defined(KOKKOS_ENABLE_OPENMP)
-  // A run whose host threads do not compute (a GPU's, or Serial's) starts OpenMP with one
-  // thread: a pool of 16 cost 0.014 s of a V = 1000 run's 0.386 s on an H100 host
-  // (docs/results.md). The user's own choice wins.
-  if (!openmp_computes(argc, argv) && !host_threads_asked(argc, argv)) kokkos_strings_.push_back(threads_option(1));
-#endif
+  if (!host_threads_asked(argc, argv))  // the user's own choice wins
+    if (const int threads = default_host_threads(argc, argv, mpi); threads > 0)
+      kokkos_strings_.push_back(threads_option(threads));
   kokkos_strings_ = kokkos_args_for_rank(kokkos_strings_, mpi, gpu_sharing_);
   for (auto& a : kokkos_strings_) kokkos_args_.push_back(a.data());
   kokkos_argc_ = static_cast<int>(kokkos_args_.size());

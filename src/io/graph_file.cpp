@@ -88,9 +88,8 @@ GraphFile GraphFile::generate(const RandomGraphSpec& spec, int64_t first_row, in
   threads = static_cast<int>(std::clamp<int64_t>(threads, 1, std::max<int64_t>(1, rows / 64)));
   std::vector<std::vector<int32_t>> parts(static_cast<size_t>(threads));
   std::vector<size_t> at(static_cast<size_t>(threads) + 1, 0);
-  const auto run = [&](const auto& work) { on_threads(threads, work); };
   const double per_row = 3 * spec.probability() * double(spec.vertices);
-  run([&](int t) {
+  on_threads(threads, [&](int t) {
     const int64_t b = first_row + rows * t / threads, e = first_row + rows * (t + 1) / threads;
     auto& part = parts[size_t(t)];
     part.reserve(static_cast<size_t>(per_row * double(e - b) * 1.01) + 64);
@@ -99,7 +98,7 @@ GraphFile GraphFile::generate(const RandomGraphSpec& spec, int64_t first_row, in
   for (int t = 0; t < threads; ++t) at[size_t(t) + 1] = at[size_t(t)] + parts[size_t(t)].size();
   g.edges_ = int64_t(at.back() / 3);
   g.cache_.reset(new int32_t[std::max<size_t>(at.back(), 1)]);
-  run([&](int t) {
+  on_threads(threads, [&](int t) {
     std::copy(parts[size_t(t)].begin(), parts[size_t(t)].end(), g.cache_.get() + at[size_t(t)]);
     std::vector<int32_t>().swap(parts[size_t(t)]);
   });

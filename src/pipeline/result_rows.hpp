@@ -18,10 +18,15 @@
 
 namespace apsp::Impl {
 
-/// Rows of `d` that are rows of the V x V result (not padding).
+/// Of `rows` matrix rows from `first_row` on, those that are rows of the V x V result (not
+/// padding).
+inline int64_t result_rows(int64_t vertices, int64_t first_row, int64_t rows) {
+  return std::clamp<int64_t>(vertices - first_row, 0, rows);
+}
+/// Rows of `d` that are rows of the V x V result.
 template <class ExecSpace>
 int64_t result_rows(const DistanceMatrix<ExecSpace>& d) {
-  return std::clamp<int64_t>(d.vertices - d.first_row, 0, d.rows);
+  return result_rows(d.vertices, d.first_row, d.rows);
 }
 
 /// Test hook: changes entry (row, col) of the result, if `d` holds that row, so that the

@@ -255,9 +255,9 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   const std::unique_ptr<ResultFile> pred_out =
       paths ? procs.open_output(pred_target, rep.vertices, rep.write_threads) : nullptr;
 
-  // The rows this process holds (and writes).
-  const int64_t first_row = int64_t(part.first(procs.rank())) * B;
-  const int64_t held_rows = std::clamp<int64_t>(rep.vertices - first_row, 0, int64_t(part.count(procs.rank())) * B);
+  // The matrix rows this process holds, and of them the result's rows it writes.
+  const int64_t first_row = int64_t(part.first(procs.rank())) * B, matrix_rows = int64_t(part.count(procs.rank())) * B;
+  const int64_t held_rows = result_rows(rep.vertices, first_row, matrix_rows);
 
   // The self-check's reference rows: where a device solves, beside the build and the solve, from
   // the edges read ahead, on the host's CPUs but those that will prepare the output (4) and the
@@ -280,8 +280,7 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   PathKeys codec;
   std::shared_ptr<int32_t[]> edges_read_ahead;
   procs.collectively([&] {
-    const int r = procs.rank();
-    d.emplace(rep.vertices, B, int64_t(part.first(r)) * B, int64_t(part.count(r)) * B);
+    d.emplace(rep.vertices, B, first_row, matrix_rows);
     {
       const auto pinned = pin_cached_edges<ExecSpace>(*graph);
       initialise_from_edges(*d, *graph);
