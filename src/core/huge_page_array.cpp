@@ -17,7 +17,7 @@ HugePageMapping map_huge_pages(size_t bytes) {
   const size_t mapped = rounded + kHuge;
   void* base = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (base == MAP_FAILED) return {};
-  auto* data = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(base) + kHuge - 1) / kHuge * kHuge);
+  char* data = static_cast<char*>(base) + (kHuge - reinterpret_cast<uintptr_t>(base) % kHuge) % kHuge;
   // Advice only: refused (THP "never", or a kernel without it), the pages are 4 KiB ones.
   (void)::madvise(data, rounded, MADV_HUGEPAGE);
   return {data, base, mapped};
