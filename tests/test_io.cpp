@@ -413,6 +413,23 @@ TEST(GraphFileTest, EdgesReadAheadAreInHugePageMemory) {
   EXPECT_EQ(from_file[3 * 199999 + 2], 199999 % 100);
 }
 
+// Threads' shares cover [0, n) once, in order, their sizes differing by at most one.
+TEST(HelperThreadsTest, SharesCoverEveryItemOnceInOrder) {
+  for (const int64_t n : {int64_t(0), int64_t(1), int64_t(7), int64_t(1000), int64_t(1) << 40})
+    for (const int threads : {1, 3, 8, 16}) {
+      int64_t at = 0, smallest = INT64_MAX, largest = 0;
+      for (int t = 0; t < threads; ++t) {
+        const auto [b, e] = thread_share(n, t, threads);
+        EXPECT_EQ(b, at) << n << " " << threads << " " << t;
+        smallest = std::min(smallest, e - b);
+        largest = std::max(largest, e - b);
+        at = e;
+      }
+      EXPECT_EQ(at, n);
+      EXPECT_LE(largest - smallest, 1);
+    }
+}
+
 TEST(HelperThreadsTest, EveryThreadRunsAndTheFirstErrorIsRethrown) {
   std::vector<int> ran(5, 0);
   on_threads(5, [&](int t) { ran[size_t(t)] = 1; });

@@ -143,13 +143,12 @@ std::optional<Csr> build_csr(const EdgeReader& edges, int64_t v, int32_t max_wei
   const auto valid = [v, max_weight](int32_t s, int32_t t, int32_t w) {
     return s >= 0 && s < v && t >= 0 && t < v && s != t && w >= 0 && w <= max_weight;
   };
-  const auto range = [&](int t) { return std::pair{e * t / threads, e * (t + 1) / threads}; };
   // place[t * v + u]: thread t's count of edges out of u, then where it places the next one.
   std::vector<int64_t> place(size_t(threads) * size_t(v), 0);
   std::atomic<bool> stopped{false};
   on_threads(threads, [&](int t) {
     int64_t* count = place.data() + size_t(t) * size_t(v);
-    const auto [b, end] = range(t);
+    const auto [b, end] = thread_share(e, t, threads);
     if (!edges.for_each(b, end, stop, [&](int32_t s, int32_t d, int32_t w) {
           if (valid(s, d, w)) ++count[s];
         }))
@@ -173,7 +172,7 @@ std::optional<Csr> build_csr(const EdgeReader& edges, int64_t v, int32_t max_wei
   storage.edges(nnz, dst, w);
   on_threads(threads, [&](int t) {
     int64_t* next = place.data() + size_t(t) * size_t(v);
-    const auto [b, end] = range(t);
+    const auto [b, end] = thread_share(e, t, threads);
     if (!edges.for_each(b, end, stop, [&](int32_t s, int32_t d, int32_t weight) {
           if (!valid(s, d, weight)) return;
           const int64_t at = next[s]++;
@@ -186,7 +185,8 @@ std::optional<Csr> build_csr(const EdgeReader& edges, int64_t v, int32_t max_wei
   if (sorted)
     on_threads(threads, [&](int t) {
       std::vector<std::pair<int32_t, int32_t>> row;
-      for (int64_t u = v * t / threads; u < v * (t + 1) / threads; ++u) {
+      const auto [u0, u1] = thread_share(v, t, threads);
+      for (int64_t u = u0; u < u1; ++u) {
         row.clear();
         for (int64_t i = offset[u]; i < offset[u + 1]; ++i) row.emplace_back(dst[i], w[i]);
         std::sort(row.begin(), row.end());

@@ -91,7 +91,8 @@ GraphFile GraphFile::generate(const RandomGraphSpec& spec, int64_t first_row, in
   std::vector<size_t> at(static_cast<size_t>(threads) + 1, 0);
   const double per_row = 3 * spec.probability() * double(spec.vertices);
   on_threads(threads, [&](int t) {
-    const int64_t b = first_row + rows * t / threads, e = first_row + rows * (t + 1) / threads;
+    const auto [b0, e0] = thread_share(rows, t, threads);
+    const int64_t b = first_row + b0, e = first_row + e0;
     auto& part = parts[size_t(t)];
     part.reserve(static_cast<size_t>(per_row * double(e - b) * 1.01) + 64);
     for (int64_t r = b; r < e; ++r) append_random_row(spec, r, part);
@@ -118,7 +119,7 @@ void GraphFile::read_edges(int64_t first, int64_t count, int32_t* out) const {
   const int threads = static_cast<int>(std::clamp<int64_t>(count / kPerThread, 1, 8));
   if (threads == 1) return read_span(first, count, out);
   on_threads(threads, [&](int t) {
-    const int64_t b = count * t / threads, e = count * (t + 1) / threads;
+    const auto [b, e] = thread_share(count, t, threads);
     read_span(first + b, e - b, out + 3 * b);
   });
 }

@@ -130,8 +130,8 @@ void MappedFileRange::copy_rows(const int32_t* data, int64_t first_row, int64_t 
   char* dst = map_ + (first_row * row_bytes - base_);
   threads = static_cast<int>(std::clamp<int64_t>(threads, 1, std::max<int64_t>(rows, 1)));
   on_threads(threads, [&](int t) {
-    for (int64_t r = rows * t / threads; r < rows * (t + 1) / threads; ++r)
-      std::memcpy(dst + r * row_bytes, data + r * ld, size_t(row_bytes));
+    const auto [r0, r1] = thread_share(rows, t, threads);
+    for (int64_t r = r0; r < r1; ++r) std::memcpy(dst + r * row_bytes, data + r * ld, size_t(row_bytes));
   });
 }
 

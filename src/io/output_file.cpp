@@ -96,7 +96,7 @@ void OutputFile::write_rows(const int32_t* data, int64_t first_row, int64_t rows
   // Otherwise parallel pwrites (one contiguous range per thread when the rows are unpadded).
   threads = static_cast<int>(std::clamp<int64_t>(threads, 1, std::max<int64_t>(rows, 1)));
   on_threads(threads, [&](int t) {
-    const int64_t r0 = rows * t / threads, r1 = rows * (t + 1) / threads;
+    const auto [r0, r1] = thread_share(rows, t, threads);
     if (ld == cols) {
       write_all(fd_, reinterpret_cast<const char*>(data + r0 * ld), static_cast<size_t>(r1 - r0) * row_bytes,
                 static_cast<off_t>((first_row + r0) * row_bytes), path_);
