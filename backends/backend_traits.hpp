@@ -28,7 +28,7 @@ namespace apsp {
 ///
 /// - `default_block`: edge length B of a tile (the blocking factor); the matrix is padded
 ///   to a multiple of it. Overridable at run time (`--block-size`), as long as it stays a
-///   multiple of `kTileRows`, `kTileCols` and `kChunk`.
+///   multiple of `kBlockMultiple` (whole thread tiles and staging runs).
 /// - `kMinBlock`, `kMaxBlock`, `kMaxSlice`: the smallest B, and the largest B and slice depth
 ///   that staged slices are laid out for (0: any, with pitches worked out at run time; with
 ///   limits the staged slices have fixed pitches); `kLargestBlock`: the largest B taken.

@@ -17,7 +17,8 @@ struct RegisterTileTeam {
   static constexpr int kRowRun = 4;  // 16-byte runs: one LDS.128 / ds_read_b128 each
   static constexpr int kColRun = 4;
   static constexpr bool kRegisterTiles = true;
-  static constexpr int kMinBlock = 16;  // a team (B^2 / 64 threads) covers a row of B / 4 runs
+  static constexpr int kMinBlock = 16;       // a team (B^2 / 64 threads) covers a row of B / 4 runs
+  static constexpr int kBlockMultiple = 16;  // B: a power of two from 16, so whole thread tiles
   static constexpr int kMaxSlice = MaxSlice;
   static constexpr int kMaxBlock = 128;  // staged slices have a fixed pitch of 128 + kScratchPad
   static constexpr int kLargestBlock = kMaxBlock;

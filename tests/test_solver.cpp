@@ -78,7 +78,7 @@ TYPED_TEST(Solver, RandomGraphNearThousand) {
 
 TYPED_TEST(Solver, OtherBlockSizes) {
   using T = BackendTraits<TypeParam>;
-  const int step = std::max({T::kTileRows, T::kTileCols, T::kChunk, T::kMinBlock});
+  const int step = T::kBlockMultiple;
   for (int b : {step, 2 * step, 4 * step}) {
     SCOPED_TRACE("B=" + std::to_string(b));
     TestFixture::check(random_graph(3 * b + 5, 0.05, 0, 1000, 11), b);

@@ -22,13 +22,12 @@ template <class ExecSpace>
 void check_block_size(int block) {
   using Policy = Kokkos::TeamPolicy<ExecSpace, typename BackendTraits<ExecSpace>::LaunchBounds>;
   using T = BackendTraits<ExecSpace>;
-  const int step = std::max({T::kTileRows, T::kTileCols, T::kChunk, T::kMinBlock});
+  const int step = T::kBlockMultiple;
   const std::string rule = (T::kRegisterTiles ? "it must be a power of two from " : "it must be a multiple of ") +
                            std::to_string(step) + (T::kRegisterTiles ? " to " : " up to ") +
                            std::to_string(T::kLargestBlock);
-  if (block <= 0 || block % T::kTileRows != 0 || block % T::kTileCols != 0 || block % T::kChunk != 0 ||
-      block < T::kMinBlock || block > T::kLargestBlock || (T::kMaxBlock > 0 && block > T::kMaxBlock) ||
-      (T::kRegisterTiles && (block & (block - 1)) != 0))
+  if (block <= 0 || block % T::kBlockMultiple != 0 || block < T::kMinBlock || block > T::kLargestBlock ||
+      (T::kMaxBlock > 0 && block > T::kMaxBlock) || (T::kRegisterTiles && (block & (block - 1)) != 0))
     throw std::invalid_argument("block size " + std::to_string(block) + " is not supported by the " +
                                 ExecSpace::name() + " backend: " + rule);
   // A GPU's shared memory is a hard limit; host backends allocate scratch as needed

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The CPU's micro-kernel, the shape of a GEMM micro-kernel: an MR x NV block of C in vector
+// registers (MR rows, NV registers of each), the A operand broadcast from memory one row at a
+// time, the B operand streamed from a packed panel, every pivot of a tile product in one pass.
+// Per pivot: NV loads, MR broadcasts and MR * NV add-mins, no load or store of C. Written once
+// on host_simd.hpp's lane types (int32 or uint16 lanes), for every ISA.
+//
+// Two empty asm statements (in_register) steer GCC's register allocation, which otherwise made
+// this loop slower than its instructions (seen with GCC 12 on AVX2, scripts/cpu_ceiling.sh):
+// - after each load of B: GCC folded the load into every add that used it, MR loads per register
+//   instead of one (Zen 3 takes two vector loads per cycle: the loop became load-bound);
+// - on each accumulator at the end of a pivot: without it GCC wrote each min to a new register
+//   and copied it back, and spilled an accumulator to the stack (a store-to-load chain per pivot).
+#pragma once
+
+#include <cstdint>
+
+#include "host_simd.hpp"
+
+namespace apsp::host_simd {
+
+/// `Lanes`: I32 or U16. A operand: its rows `a_pitch` words apart, one word per pivot (an int32
+/// distance, or for U16 the capped distance in both halves). B operand: per pivot, NV registers
+/// of lanes, contiguous (pivot p at b + p * NV * Lanes::W).
+template <class Lanes, int MR, int NV>
+struct MicroTile {
+  static constexpr int kRows = MR, kRegs = NV;
+  Reg acc[MR][NV];
+
+  /// acc(i, v) = min over p < depth of (acc(i, v), a[i * a_pitch + p] + b(p, v)).
+  APSP_SIMD_INLINE void relax(const int32_t* a, int a_pitch, const typename Lanes::Lane* b, int depth) {
+    Reg c[MR][NV];
+    for_each([&](int i, int v) { c[i][v] = acc[i][v]; });
+    for (int p = 0; p < depth; ++p) {
+      const typename Lanes::Lane* pivot_row = b + p * (NV * Lanes::W);
+      Reg bv[NV];
+#if defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
+      for (int v = 0; v < NV; ++v) {
+        bv[v] = Lanes::load(pivot_row + v * Lanes::W);
+        in_register(bv[v]);
+      }
+#if defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
+      for (int i = 0; i < MR; ++i) {
+        const Reg av = I32::broadcast(a + i * a_pitch + p);
+#if defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
+        for (int v = 0; v < NV; ++v) c[i][v] = Lanes::add_min(c[i][v], av, bv[v]);
+      }
+      for_each([&](int i, int v) { in_register(c[i][v]); });
+    }
+    for_each([&](int i, int v) { acc[i][v] = c[i][v]; });
+  }
+
+ private:
+  template <class F>
+  APSP_SIMD_INLINE static void for_each(F&& f) {
+#if defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
+    for (int i = 0; i < MR; ++i) {
+#if defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
+      for (int v = 0; v < NV; ++v) f(i, v);
+    }
+  }
+};
+
+}  // namespace apsp::host_simd

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The relaxation ceiling of this CPU, for the ISA the build targets (backends/host_simd.hpp):
+// min(c, a + b) in int32 lanes (add + min) and in uint16 lanes (saturating add + unsigned min),
+// on one thread and on all (OpenMP), with
+//   registers  every operand in a register: only the add-min instructions (the ceiling);
+//   panels     the host product's own micro-kernel (backends/host_microkernel.hpp) over an
+//              operand panel in L1, C loaded and stored once per pass of `depth` pivots.
+// Each thread measures its clock first (a chain of dependent adds, one per cycle), so that
+// relaxations per clock per thread can be compared across machines. Built by
+// scripts/cpu_ceiling.sh; prints one line per variant and a summary line per lane type.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "host_microkernel.hpp"
+
+using namespace apsp::host_simd;
+
+namespace {
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+// A register the compiler must assume changed (so that sums are recomputed every iteration).
+template <class T>
+inline __attribute__((always_inline)) void touch(T& r) {
+#if defined(APSP_SIMD_AVX512)
+  asm volatile("" : "+v"(r));
+#elif defined(APSP_SIMD_AVX2) || defined(APSP_SIMD_SSE41) || defined(APSP_SIMD_SSE2)
+  asm volatile("" : "+x"(r));
+#elif defined(APSP_SIMD_NEON)
+  asm volatile("" : "+w"(r));
+#else
+  asm volatile("" : : "g"(&r) : "memory");
+#endif
+}
+
+// Cycles per second of this thread: 4000 dependent adds per iteration, one per cycle.
+double clock_hz(double seconds) {
+  uint64_t x = 1;
+  long iterations = 0;
+  const double t0 = now();
+  double t = t0;
+  while (t - t0 < seconds) {
+    for (int k = 0; k < 100; ++k) {
+#if defined(__x86_64__)
+      asm volatile(".rept 4000\n\taddq $1, %0\n\t.endr" : "+r"(x));
+#elif defined(__aarch64__)
+      asm volatile(".rept 4000\n\tadd %0, %0, #1\n\t.endr" : "+r"(x));
+#else
+      for (int j = 0; j < 4000; ++j) asm volatile("" : "+r"(x) : "r"(j));
+#endif
+    }
+    iterations += 100;
+    t = now();
+  }
+  return double(iterations) * 4000.0 / (t - t0);
+}
+
+volatile int32_t g_sink;
+
+// Register-resident add-min in hand-written assembly (compilers spill or copy accumulators
+// here, which would measure the compiler): per iteration, for each of kAcc accumulators, one add
+// of two operand registers into a temporary and one min into the accumulator. The operands do
+// not change, but the processor does not know: every add and min executes. kAcc accumulators
+// make kAcc independent chains (min has a latency of one cycle).
+#define APSP_REP4(M, b) M(b) M(b + 1) M(b + 2) M(b + 3)
+#if defined(APSP_SIMD_AVX512) || defined(APSP_SIMD_AVX2)
+#if defined(APSP_SIMD_AVX512)
+#define APSP_R "zmm"
+constexpr int kAcc = 24;  // zmm0-23; operands zmm24-27, sums zmm28-31
+#define APSP_STEP(ADD, MIN, i)                                                                                        \
+  ADD " %%" APSP_R "24, %%" APSP_R "25, %%" APSP_R "28\n\t" MIN " %%" APSP_R "28, %%" APSP_R #i ", %%" APSP_R #i "\n" \
+                                                                                                                 "\t"
+#else
+#define APSP_R "ymm"
+constexpr int kAcc = 12;  // ymm0-11; operands ymm12-13, sums ymm14-15
+#define APSP_STEP(ADD, MIN, i)                                                                                        \
+  ADD " %%" APSP_R "12, %%" APSP_R "13, %%" APSP_R "14\n\t" MIN " %%" APSP_R "14, %%" APSP_R #i ", %%" APSP_R #i "\n" \
+                                                                                                                 "\t"
+#endif
+#define APSP_STEPS(ADD, MIN)                                                                                         \
+  APSP_STEP(ADD, MIN, 0)                                                                                             \
+  APSP_STEP(ADD, MIN, 1) APSP_STEP(ADD, MIN, 2) APSP_STEP(ADD, MIN, 3) APSP_STEP(ADD, MIN, 4) APSP_STEP(ADD, MIN, 5) \
+      APSP_STEP(ADD, MIN, 6) APSP_STEP(ADD, MIN, 7) APSP_STEP(ADD, MIN, 8) APSP_STEP(ADD, MIN, 9)                    \
+          APSP_STEP(ADD, MIN, 10) APSP_STEP(ADD, MIN, 11)
+#define APSP_STEPS24(ADD, MIN)                                                                        \
+  APSP_STEPS(ADD, MIN)                                                                                \
+  APSP_STEP(ADD, MIN, 12) APSP_STEP(ADD, MIN, 13) APSP_STEP(ADD, MIN, 14) APSP_STEP(ADD, MIN, 15)     \
+      APSP_STEP(ADD, MIN, 16) APSP_STEP(ADD, MIN, 17) APSP_STEP(ADD, MIN, 18) APSP_STEP(ADD, MIN, 19) \
+          APSP_STEP(ADD, MIN, 20) APSP_STEP(ADD, MIN, 21) APSP_STEP(ADD, MIN, 22) APSP_STEP(ADD, MIN, 23)
+#define APSP_X16                                                                                                      \
+  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", \
+      "xmm14", "xmm15"
+template <class Lanes>
+double registers_pass(long steps) {
+  constexpr bool k16 = std::is_same_v<Lanes, U16>;
+  for (long s = 0; s < steps; ++s) {
+#if defined(APSP_SIMD_AVX512)
+    if constexpr (k16)
+      asm volatile(APSP_STEPS24("vpaddusw", "vpminuw")::
+                       : APSP_X16, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm28");
+    else
+      asm volatile(APSP_STEPS24("vpaddd", "vpminsd")::
+                       : APSP_X16, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm28");
+#else
+    if constexpr (k16)
+      asm volatile(APSP_STEPS("vpaddusw", "vpminuw")::: APSP_X16);
+    else
+      asm volatile(APSP_STEPS("vpaddd", "vpminsd")::: APSP_X16);
+#endif
+  }
+  return double(steps) * kAcc * Lanes::W;
+}
+#elif defined(APSP_SIMD_NEON)
+constexpr int kAcc = 24;  // v0-23; operands v24-25, sums v28
+#define APSP_STEP(ADD, MIN, T, i) \
+  ADD " v28." T ", v24." T ", v25." T "\n\t" MIN " v" #i "." T ", v" #i "." T ", v28." T "\n\t"
+#define APSP_STEPS(ADD, MIN, T)                                                                                      \
+  APSP_STEP(ADD, MIN, T, 0)                                                                                          \
+  APSP_STEP(ADD, MIN, T, 1) APSP_STEP(ADD, MIN, T, 2) APSP_STEP(ADD, MIN, T, 3) APSP_STEP(ADD, MIN, T, 4)            \
+      APSP_STEP(ADD, MIN, T, 5) APSP_STEP(ADD, MIN, T, 6) APSP_STEP(ADD, MIN, T, 7) APSP_STEP(ADD, MIN, T, 8)        \
+          APSP_STEP(ADD, MIN, T, 9) APSP_STEP(ADD, MIN, T, 10) APSP_STEP(ADD, MIN, T, 11) APSP_STEP(ADD, MIN, T, 12) \
+              APSP_STEP(ADD, MIN, T, 13) APSP_STEP(ADD, MIN, T, 14) APSP_STEP(ADD, MIN, T, 15)                       \
+                  APSP_STEP(ADD, MIN, T, 16) APSP_STEP(ADD, MIN, T, 17) APSP_STEP(ADD, MIN, T, 18)                   \
+                      APSP_STEP(ADD, MIN, T, 19) APSP_STEP(ADD, MIN, T, 20) APSP_STEP(ADD, MIN, T, 21)               \
+                          APSP_STEP(ADD, MIN, T, 22) APSP_STEP(ADD, MIN, T, 23)
+template <class Lanes>
+double registers_pass(long steps) {
+  constexpr bool k16 = std::is_same_v<Lanes, U16>;
+  for (long s = 0; s < steps; ++s) {
+    if constexpr (k16)
+      asm volatile(APSP_STEPS("uqadd", "umin", "8h")::
+                       : "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12",
+                         "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v28");
+    else
+      asm volatile(APSP_STEPS("add", "smin", "4s")::
+                       : "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12",
+                         "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v28");
+  }
+  return double(steps) * kAcc * Lanes::W;
+}
+#else
+// No assembly for this ISA: the same loop in intrinsics (what the compiler makes of it).
+constexpr int kAcc = 8;
+template <class Lanes>
+double registers_pass(long steps) {
+  Reg a = I32::splat(3), b = I32::splat(5), acc[kAcc];
+  for (int k = 0; k < kAcc; ++k) acc[k] = I32::splat(1000 + k);
+  for (long s = 0; s < steps; ++s) {
+    in_register(b);
+    for (int k = 0; k < kAcc; ++k) acc[k] = Lanes::add_min(acc[k], a, b);
+  }
+  int32_t out = 0;
+  for (int k = 0; k < kAcc; ++k) {
+    int32_t lanes[kInts];
+    std::memcpy(lanes, &acc[k], sizeof lanes);
+    for (int j = 0; j < kInts; ++j) out ^= lanes[j];
+  }
+  g_sink = out;
+  return double(steps) * kAcc * Lanes::W;
+}
+#endif
+
+// The product's micro-kernel over panels that stay in L1: A MR rows of `depth` words, B `depth`
+// pivots of NV registers; C (MR x NV registers) loaded and stored per pass as in the product.
+template <class Lanes, int MR, int NV>
+double panels_pass(long passes, int depth) {
+  using Lane = typename Lanes::Lane;
+  std::vector<int32_t> a(static_cast<size_t>(MR * depth));
+  for (size_t i = 0; i < a.size(); ++i) a[i] = int32_t(i % 97 + 1) * (std::is_same_v<Lanes, U16> ? 0x10001 : 1);
+  const size_t b_lanes = size_t(depth) * NV * Lanes::W;
+  auto* b = static_cast<Lane*>(std::aligned_alloc(64, (b_lanes * sizeof(Lane) + 63) / 64 * 64));
+  for (size_t i = 0; i < b_lanes; ++i) b[i] = Lane(i % 89 + 3);
+  alignas(64) int32_t c[MR][NV][kInts];
+  for (int i = 0; i < MR; ++i)
+    for (int v = 0; v < NV; ++v)
+      for (int j = 0; j < kInts; ++j) c[i][v][j] = 30000 + i + v + j;
+  MicroTile<Lanes, MR, NV> t;
+  for (long s = 0; s < passes; ++s) {
+    for (int i = 0; i < MR; ++i)
+      for (int v = 0; v < NV; ++v) t.acc[i][v] = I32::load(c[i][v]);
+    t.relax(a.data(), depth, b, depth);
+    for (int i = 0; i < MR; ++i)
+      for (int v = 0; v < NV; ++v) I32::store(c[i][v], t.acc[i][v]);
+  }
+  asm volatile("" : : "r"(&c[0][0][0]) : "memory");  // every entry of C is used
+  g_sink = c[0][0][0];
+  std::free(b);
+  return double(passes) * depth * MR * NV * Lanes::W;
+}
+
+struct Result {
+  double relax_per_s, hz, per_clock_per_thread;
+};
+
+// Runs pass(n) on `threads` threads for about `seconds`; every thread measures its clock first.
+template <class Pass>
+Result measure(int threads, double seconds, long n, Pass pass) {
+  std::vector<double> hz(static_cast<size_t>(threads)), work(hz), secs(hz);
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+    pass(n / 10);  // warm up (and let the clock settle under vector load)
+    hz[size_t(t)] = clock_hz(0.05);
+#pragma omp barrier
+    double done = 0;
+    const double t0 = now();
+    double t1 = t0;
+    while (t1 - t0 < seconds) {
+      done += pass(n);
+      t1 = now();
+    }
+    work[size_t(t)] = done;
+    secs[size_t(t)] = t1 - t0;
+  }
+  double total = 0, hz_sum = 0, longest = 0;
+  for (int t = 0; t < threads; ++t) {
+    total += work[size_t(t)];
+    hz_sum += hz[size_t(t)];
+    longest = std::max(longest, secs[size_t(t)]);
+  }
+  const double rate = total / longest, mean_hz = hz_sum / threads;
+  return {rate, mean_hz, rate / mean_hz / threads};
+}
+
+struct Variant {
+  std::string kind, lanes, shape;
+  Result (*run)(int threads, double seconds);
+};
+
+template <class Lanes>
+Variant registers_variant(const char* lanes) {
+  return {"registers", lanes, std::to_string(kAcc) + " acc", [](int threads, double seconds) {
+            return measure(threads, seconds, 20000, [](long n) { return registers_pass<Lanes>(n); });
+          }};
+}
+template <class Lanes, int MR, int NV>
+Variant panels_variant(const char* lanes) {
+  return {"panels", lanes, std::to_string(MR) + "x" + std::to_string(NV), [](int threads, double seconds) {
+            return measure(threads, seconds, 2000, [](long n) { return panels_pass<Lanes, MR, NV>(n, 128); });
+          }};
+}
+
+template <class Lanes>
+void add_variants(std::vector<Variant>& v, const char* name) {
+  v.push_back(registers_variant<Lanes>(name));
+  // Blocks of C (rows x registers) that fit the register file with their operands.
+#if defined(APSP_SIMD_AVX512) || defined(APSP_SIMD_NEON)
+  v.push_back(panels_variant<Lanes, 8, 1>(name));
+  v.push_back(panels_variant<Lanes, 8, 2>(name));
+  v.push_back(panels_variant<Lanes, 6, 3>(name));
+  v.push_back(panels_variant<Lanes, 12, 2>(name));
+#else
+  v.push_back(panels_variant<Lanes, 4, 2>(name));
+  v.push_back(panels_variant<Lanes, 6, 2>(name));
+  v.push_back(panels_variant<Lanes, 3, 3>(name));
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const double seconds = argc > 1 ? std::atof(argv[1]) : 0.3;
+  const std::string only = argc > 2 ? argv[2] : "";  // variants whose "kind lanes shape" contains this
+  const int all = omp_get_max_threads();
+  std::vector<Variant> variants;
+  add_variants<I32>(variants, "int32");
+  if constexpr (kHas16) add_variants<U16>(variants, "uint16");
+  std::printf("ISA %s (%d-byte registers), %d threads at most (OMP_NUM_THREADS), %.2f s per measurement\n", kIsa,
+              kBytes, all, seconds);
+  std::printf("%-10s %-7s %-6s %7s %12s %8s %22s\n", "variant", "lanes", "shape", "threads", "relax/s", "GHz",
+              "relax/clock/thread");
+  struct Best {
+    double rate = 0, per_clock = 0;
+    std::string what;
+  } best[2][2];  // [int32, uint16][1 thread, all]
+  std::vector<int> counts{1};
+  if (all > 1) counts.push_back(all);
+  for (const Variant& v : variants)
+    for (size_t n = 0; n < counts.size(); ++n) {
+      if ((v.kind + " " + v.lanes + " " + v.shape).find(only) == std::string::npos) continue;
+      const Result r = v.run(counts[n], seconds);
+      std::printf("%-10s %-7s %-6s %7d %12.3e %8.2f %22.2f\n", v.kind.c_str(), v.lanes.c_str(), v.shape.c_str(),
+                  counts[n], r.relax_per_s, r.hz / 1e9, r.per_clock_per_thread);
+      std::fflush(stdout);
+      Best& b = best[v.lanes == "int32" ? 0 : 1][n];
+      if (v.kind == "registers" && r.relax_per_s > b.rate) b = {r.relax_per_s, r.per_clock_per_thread, v.shape};
+    }
+  for (int l = 0; l < (kHas16 ? 2 : 1); ++l)
+    for (size_t n = 0; n < counts.size(); ++n)
+      std::printf("CEILING isa=%s lanes=%s threads=%d relax_per_s=%.3e relax_per_clock_per_thread=%.2f shape=%s\n",
+                  kIsa, l == 0 ? "int32" : "uint16", counts[n], best[l][n].rate, best[l][n].per_clock,
+                  best[l][n].what.c_str());
+  return 0;
+}

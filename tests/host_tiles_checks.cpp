@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The CPU tile product and closure (solver/host_tiles.hpp) against naive loops in int64, for the
+// instruction set this file is compiled for: tests/CMakeLists.txt compiles it once per ISA the
+// compiler has (scalar, SSE2, SSE4.1, AVX2, AVX-512; NEON on AArch64), each into an executable
+// of its own with test_host_tiles.cpp, which runs it only where the CPU has the ISA. No static
+// objects here: nothing compiled for the ISA runs before that check.
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "apsp/core/constants.hpp"
+#include "apsp/solver/host_tiles.hpp"
+
+namespace {
+
+template <int Rows, int Regs>
+struct Shape {
+  static constexpr int kTileRows = Rows, kTileRegs = Regs, kLargestBlock = 1024;
+  static constexpr bool kHostLanes16 = apsp::host_simd::kHas16;
+};
+
+/// n x n int32 in rows of ld = n + 3 (rows not aligned to a vector), the 3 extra entries of each
+/// row a guard value that nothing may write.
+struct Matrix {
+  static constexpr int32_t kGuard = -7;
+  int n;
+  int64_t ld;
+  std::vector<int32_t> v;
+  explicit Matrix(int size) : n(size), ld(size + 3), v(size_t(ld) * size, kGuard) {}
+  int32_t* at(int i, int j) { return v.data() + i * ld + j; }
+  bool guards_intact() const {
+    for (int i = 0; i < n; ++i)
+      for (int64_t j = n; j < ld; ++j)
+        if (v[size_t(i * ld + j)] != kGuard) return false;
+    return true;
+  }
+};
+
+using Fill = int32_t (*)(std::mt19937&, int i, int j);
+
+std::string where(const char* what, int i, int j, int64_t got, int64_t want) {
+  return std::string(what) + ": entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
+         std::to_string(got) + ", expected " + std::to_string(want);
+}
+
+/// C = min(C, A (min,+) Bk) on B x B tiles of one matrix (tile rows/columns ti, tj), against
+/// int64 loops; `sixteen` receives the blocks taken in 16-bit lanes.
+template <class S>
+std::string product_case(int B, int pivots, Fill c_fill, Fill ab_fill, int& sixteen, int alias = 0) {
+  std::mt19937 rng(uint32_t(B * 131 + pivots));
+  Matrix m(3 * B);
+  for (int i = 0; i < 3 * B; ++i)
+    for (int j = 0; j < 3 * B; ++j) *m.at(i, j) = (i / B == 1 && j / B == 2) ? c_fill(rng, i, j) : ab_fill(rng, i, j);
+  // C = tile (1, 2); A = tile (1, 0), Bk = tile (0, 2); alias 1: A = C (column tile T (min,+)
+  // P with P = tile (2, 2) closed), alias 2: Bk = C (row tile P (min,+) T, P = tile (1, 1)).
+  int32_t* c = m.at(B, 2 * B);
+  const int32_t* a = m.at(B, 0);
+  const int32_t* bk = m.at(0, 2 * B);
+  if (alias != 0) {
+    int32_t* p = alias == 1 ? m.at(2 * B, 2 * B) : m.at(B, B);
+    for (int i = 0; i < B; ++i) p[i * m.ld + i] = 0;
+    for (int k = 0; k < B; ++k)  // close P
+      for (int i = 0; i < B; ++i)
+        for (int j = 0; j < B; ++j)
+          p[i * m.ld + j] = int32_t(std::min<int64_t>(p[i * m.ld + j], int64_t(p[i * m.ld + k]) + p[k * m.ld + j]));
+    a = alias == 1 ? c : p;
+    bk = alias == 1 ? p : c;
+  }
+  std::vector<int64_t> want(size_t(B) * B);
+  for (int i = 0; i < B; ++i)
+    for (int j = 0; j < B; ++j) {
+      int64_t best = c[i * m.ld + j];
+      for (int p = 0; p < pivots; ++p) best = std::min(best, int64_t(a[i * m.ld + p]) + bk[p * m.ld + j]);
+      want[size_t(i) * B + j] = best;
+    }
+  std::vector<int32_t> scratch(apsp::Impl::HostTiles<S>::scratch_bytes(B) / 4 + 16);
+  auto* aligned = reinterpret_cast<int32_t*>((reinterpret_cast<uintptr_t>(scratch.data()) + 63) / 64 * 64);
+  sixteen = apsp::Impl::HostTiles<S>::product(c, a, bk, m.ld, B, pivots, aligned);
+  for (int i = 0; i < B; ++i)
+    for (int j = 0; j < B; ++j)
+      if (c[i * m.ld + j] != want[size_t(i) * B + j])
+        return where("product", i, j, c[i * m.ld + j], want[size_t(i) * B + j]);
+  return m.guards_intact() ? "" : "product: wrote outside the matrix";
+}
+
+/// Floyd-Warshall on one B x B tile over its first `pivots` pivots, against the naive loop.
+template <class S>
+std::string close_case(int B, int pivots, Fill fill) {
+  std::mt19937 rng(uint32_t(B * 7 + pivots));
+  Matrix m(B);
+  for (int i = 0; i < B; ++i)
+    for (int j = 0; j < B; ++j) *m.at(i, j) = i == j ? 0 : fill(rng, i, j);
+  std::vector<int64_t> want(size_t(B) * B);
+  for (int i = 0; i < B; ++i)
+    for (int j = 0; j < B; ++j) want[size_t(i) * B + j] = *m.at(i, j);
+  for (int p = 0; p < pivots; ++p)
+    for (int i = 0; i < B; ++i)
+      for (int j = 0; j < B; ++j)
+        want[size_t(i) * B + j] = std::min(want[size_t(i) * B + j], want[size_t(i) * B + p] + want[size_t(p) * B + j]);
+  using H = apsp::Impl::HostTiles<S>;
+  std::vector<int32_t> scratch(H::close_scratch_bytes(B) / 4 + 16);
+  auto* aligned = reinterpret_cast<int32_t*>((reinterpret_cast<uintptr_t>(scratch.data()) + 63) / 64 * 64);
+  H::close(m.at(0, 0), m.ld, B, pivots, aligned);
+  for (int i = 0; i < B; ++i)
+    for (int j = 0; j < B; ++j)
+      if (*m.at(i, j) != want[size_t(i) * B + j]) return where("close", i, j, *m.at(i, j), want[size_t(i) * B + j]);
+  return m.guards_intact() ? "" : "close: wrote outside the matrix";
+}
+
+constexpr int32_t kInf = apsp::kInf;
+int32_t small_c(std::mt19937& r, int, int) { return int32_t(r() % 65536); }
+int32_t small_ab(std::mt19937& r, int, int) { return int32_t(r() % 40000); }  // sums past 2^16 - 1
+// Entries 65534 .. 65537 and operands whose sums straddle the saturation point.
+int32_t edge_c(std::mt19937& r, int, int) { return int32_t(65534 + r() % 2); }
+int32_t edge_ab(std::mt19937& r, int, int) { return int32_t(32766 + r() % 4); }
+int32_t big_c(std::mt19937& r, int, int) { return int32_t(65536 + r() % 3); }
+// Operands above the cap, INF among them, against C below it.
+int32_t wild_ab(std::mt19937& r, int, int) {
+  const uint32_t x = r() % 8;
+  return x == 0 ? kInf : x == 1 ? int32_t(65536 + r() % 100000) : int32_t(r() % 3000);
+}
+int32_t some_inf(std::mt19937& r, int, int) { return r() % 5 == 0 ? kInf : int32_t(r() % 1000); }
+// C: blocks in the left half fit 16 bits, in the right half one entry in 50 is INF.
+int32_t mixed_c(std::mt19937& r, int, int j) { return j % 64 >= 32 && r() % 50 == 0 ? kInf : int32_t(r() % 60000); }
+
+template <class S>
+std::string all_cases() {
+  constexpr int step = apsp::Impl::HostTiles<S>::kSubTile;  // a multiple of MR and of NR16
+  // Whole blocks, and B = 16 and step + 16 (blocks at C's edges run on a padded copy).
+  const int Bs[] = {step, 2 * step, 3 * step, 16, step + 16};
+  const bool k16 = S::kHostLanes16;
+  for (int B : Bs) {
+    if (B > 256) continue;  // (time)
+    for (int pivots : {B, B - 1, 1, B / 2 + 3}) {
+      if (pivots < 1 || pivots > B) continue;
+      const std::string tag = " (B " + std::to_string(B) + ", pivots " + std::to_string(pivots) + ")";
+      int sixteen = 0;
+      struct Case {
+        const char* name;
+        Fill c, ab;
+        bool all16, none16;  // every block / no block in 16-bit lanes
+      } cases[] = {{"small", small_c, small_ab, true, false},    {"edge", edge_c, edge_ab, true, false},
+                   {"above 2^16", big_c, small_ab, false, true}, {"wild operands", small_c, wild_ab, true, false},
+                   {"INF", some_inf, some_inf, false, false},    {"mixed", mixed_c, small_ab, false, false}};
+      for (const Case& k : cases) {
+        for (int alias = 0; alias < 3; ++alias) {
+          const std::string r = product_case<S>(B, pivots, k.c, k.ab, sixteen, alias);
+          const std::string name = std::string(k.name) + (alias == 1 ? ", C = A" : alias == 2 ? ", C = Bk" : "") + tag;
+          if (!r.empty()) return name + ": " + r;
+          const int blocks = ((B + S::kTileRows - 1) / S::kTileRows) *
+                             ((B + apsp::Impl::HostTiles<S>::NR16 - 1) / apsp::Impl::HostTiles<S>::NR16);
+          if (alias == 0 && k16 && k.all16 && sixteen != blocks)
+            return name + ": " + std::to_string(sixteen) + " of " + std::to_string(blocks) + " blocks in 16-bit lanes";
+          if (alias == 0 && k.none16 && sixteen != 0)
+            return name + ": " + std::to_string(sixteen) + " blocks in 16-bit lanes, none may be";
+          if (alias == 0 && !k16 && sixteen != 0) return name + ": 16-bit lanes in an int32 build";
+        }
+      }
+      if (const std::string r = close_case<S>(B, pivots, some_inf); !r.empty()) return "close, INF" + tag + ": " + r;
+      if (const std::string r = close_case<S>(B, pivots, small_ab); !r.empty()) return "close, small" + tag + ": " + r;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+/// The ISA this file was compiled for, and every case on three block shapes: "" if all pass,
+/// else the first failure.
+const char* host_tiles_isa() { return apsp::host_simd::kIsa; }
+std::string check_host_tiles() {
+  if (std::string r = all_cases<Shape<4, 2>>(); !r.empty()) return "4 x 2 blocks, " + r;
+  if (std::string r = all_cases<Shape<8, 2>>(); !r.empty()) return "8 x 2 blocks, " + r;
+  if (std::string r = all_cases<Shape<3, 1>>(); !r.empty()) return "3 x 1 blocks, " + r;
+  return "";
+}
