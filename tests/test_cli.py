@@ -243,8 +243,15 @@ class BadInput(unittest.TestCase):
             host = [b for b in backends() if b in ("Serial", "OpenMP")]
             if not host:
                 self.skipTest("no host backend in this build")
-            self.expect_refused(g, [g, "V = 2000", "needs 16.8 MB", "only 1.00 MB", "available"],
-                                extra=["--backend", host[0], "--max-host-memory", "1MB"])
+            # The 2048^2 matrix (B = 64) and one round's packed operands: 32 tile rows of A and
+            # 32 tile columns of Bk, 64 x 64 each, in int32 and (where the ISA has them) 16-bit
+            # lanes: 4 + 4 and 4 + 2 bytes an entry (solver/host_operands.hpp).
+            matrix, tiles = 2048 * 2048 * 4, 32 * 64 * 64
+            needs = [f"needs {(matrix + tiles * per) / 1e6:.1f} MB" for per in (8, 14)]
+            p = run(g, os.path.join(tmp, "out"), "--backend", host[0], "--block-size", 64, "--max-host-memory", "1MB")
+            self.assertTrue(any(n in p.stderr for n in needs), p.stderr)
+            self.expect_refused(g, [g, "V = 2000", "only 1.00 MB", "available"],
+                                extra=["--backend", host[0], "--block-size", 64, "--max-host-memory", "1MB"])
 
     def test_output_directory_missing(self):
         with tempfile.TemporaryDirectory() as tmp:

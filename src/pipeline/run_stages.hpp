@@ -54,11 +54,11 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   const SolverMemory extra = paths ? procs.template solver_memory<PathFloydWarshall<ExecSpace>>(v, rep.block)
                                    : procs.template solver_memory<BlockedFloydWarshall<ExecSpace>>(v, rep.block);
   if (on_device) {
-    rep.device_bytes =
-        rows + extra.beside_matrix + 3 * int64_t(sizeof(int32_t)) * std::min<int64_t>(kEdgeChunk, rep.edges);
+    rep.device_bytes = size_add(size_add(rows, extra.beside_matrix),
+                                3 * int64_t(sizeof(int32_t)) * std::min<int64_t>(kEdgeChunk, rep.edges));
     rep.host_bytes = result_chunk_bytes(v, rep.block, opt.result_chunk_bytes) + extra.pinned_host;
   } else {
-    rep.host_bytes = rows + extra.beside_matrix;
+    rep.host_bytes = size_add(rows, extra.beside_matrix);
   }
   // A generated graph is held in memory (this process's rows of it), and the self-check
   // builds the graph's CSR form.

@@ -56,8 +56,8 @@ class SingleProcess {
   }
 
   template <class FW>
-  SolverMemory solver_memory(int64_t /*vertices*/, int /*block*/) const {
-    return {};
+  SolverMemory solver_memory(int64_t vertices, int block) const {
+    return {FW::buffer_bytes(vertices, block, padded_size(vertices, block) / block), 0};
   }
   /// Every round on the one device (FW: a BlockedFloydWarshall, with its look-ahead).
   template <class FW>

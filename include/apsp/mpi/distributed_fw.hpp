@@ -64,7 +64,8 @@ class DistributedFloydWarshall {
         side_(Runtime::side_instance()),
         // NCCL's broadcast runs kernels: on a high-priority queue its blocks go ahead of
         // phase 3's pending ones instead of after them (copies need no blocks).
-        copy_(path == PivotPath::device_collective ? Runtime::side_instance() : second_instance()) {
+        copy_(path == PivotPath::device_collective ? Runtime::side_instance() : second_instance()),
+        round_ops_(Block::of(local)) {
     MPI_Comm_rank(comm, &rank_);
     const size_t row_block = size_t(local.block) * size_t(local.n);
     for (auto& p : pivot_)
@@ -85,10 +86,14 @@ class DistributedFloydWarshall {
   /// The paths this backend can take: the device's collectives when it has them.
   static constexpr bool has_device_collectives() { return Collectives::available; }
 
-  /// Bytes this class allocates: two pivot row blocks where the matrix lives (on_device), and
-  /// one in pinned host memory on the staged path.
+  /// Bytes this class allocates: two pivot row blocks where the matrix lives (on_device) and
+  /// the packed operands of a round (CPU; counted for every tile row, an upper bound), and one
+  /// pivot row block in pinned host memory on the staged path.
   static int64_t buffer_bytes(int64_t vertices, int block, bool on_device) {
-    return (on_device ? 2 : 1) * int64_t(block) * padded_size(vertices, block) * int64_t(sizeof(Value));
+    const int64_t row_block = size_mul(block, padded_size(vertices, block), int64_t(sizeof(Value)));
+    if (!on_device) return row_block;
+    return size_add(size_mul(2, row_block),
+                    Solver::buffer_bytes(vertices, block, padded_size(vertices, block) / block));
   }
 
   /// Runs every round; `after_round(done, rounds)` is called after each round's work is
@@ -113,6 +118,8 @@ class DistributedFloydWarshall {
       if (path_ == PivotPath::device_collective) Runtime::wait(compute_, pivot_shared_);
       const Value* pivot = owns(k) ? rb.tile_row(k) : pivot_[k % 2].data();
       timed(1, [&] { Solver::phase2(rb, k, pivot, false, true, compute_); });
+      PackedRound packed;  // (CPU) round k's phase-3 operands, packed once for the rows held
+      timed(2, [&] { packed = Solver::pack(round_ops_, rb, k, compute_, pivot); });
       const bool next = k + 1 < rounds;
       if (next && owns(k + 1)) {
         // Finish tile row j for round k and open round j on the high-priority side queue,
@@ -123,13 +130,13 @@ class DistributedFloydWarshall {
         const ExecSpace& ahead = time_phases_ ? compute_ : side_;
         Runtime::record(column_done_, compute_);  // phase 2 wrote tile (j, k)
         Runtime::wait(ahead, column_done_);
-        timed(2, [&] { Solver::phase3(rb.sub(j, 1), k, pivot, ahead); });
+        timed(2, [&] { Solver::phase3(rb.sub(j, 1), k, pivot, ahead, packed.from_row(j - rb.first_tile)); });
         open_round(rb, j, ahead);
-        timed(2, [&] { phase3_except(rb, j, k, pivot); });
+        timed(2, [&] { phase3_except(rb, j, k, pivot, packed); });
         ahead.fence();  // row j is final for round j: it may leave while phase 3 runs
         stage_out(rb, j);
       } else {
-        timed(2, [&] { Solver::phase3(rb, k, pivot, compute_); });
+        timed(2, [&] { Solver::phase3(rb, k, pivot, compute_, packed); });
       }
       if (next) share_pivot_row(k + 1);
       after_round(k + 1, rounds);
@@ -159,9 +166,10 @@ class DistributedFloydWarshall {
   }
 
   // Round k's phase 3 on the rows held except tile row j, on the main queue.
-  void phase3_except(const Block& rb, int j, int k, const Value* pivot) {
-    Solver::phase3(rb.sub(rb.first_tile, j - rb.first_tile), k, pivot, compute_);
-    Solver::phase3(rb.sub(j + 1, rb.first_tile + rb.row_tiles - j - 1), k, pivot, compute_);
+  void phase3_except(const Block& rb, int j, int k, const Value* pivot, const PackedRound& packed) {
+    Solver::phase3(rb.sub(rb.first_tile, j - rb.first_tile), k, pivot, compute_, packed);
+    Solver::phase3(rb.sub(j + 1, rb.first_tile + rb.row_tiles - j - 1), k, pivot, compute_,
+                   packed.from_row(j + 1 - rb.first_tile));
   }
 
   // The owner of tile row k, once the row is final (fenced): starts its copy to pinned host
@@ -235,6 +243,7 @@ class DistributedFloydWarshall {
   std::optional<Collectives> devices_;  ///< the device path's communicator
   DeviceRow pivot_[2];
   HostRow staging_;
+  typename Solver::RoundOps round_ops_;  ///< (CPU) a round's packed phase-3 operands
   Seconds* seconds_ = nullptr;
   bool time_phases_ = false;
 };

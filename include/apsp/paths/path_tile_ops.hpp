@@ -68,6 +68,7 @@ struct PathTileOps {
     return kGpu ? size_t(B * (B + 1)) * sizeof(Value) + 64 : 0;
   }
   static constexpr bool kHasTuned = false;
+  static constexpr bool kPacksRounds = false;  // each product stages its own operands
   static bool tuned(int /*B*/, int /*pivots*/) { return false; }
 
   /// Whether `block` suits this backend's path solve; `rule` says which do.

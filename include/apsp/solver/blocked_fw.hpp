@@ -22,6 +22,7 @@
 #include "apsp/solver/block_size.hpp"
 #include "apsp/solver/distance_matrix.hpp"
 #include "apsp/solver/phase_kernels.hpp"
+#include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/row_block.hpp"
 #include "apsp/solver/slice_staging.hpp"
 #include "backend_runtime.hpp"
@@ -39,6 +40,13 @@ class BlockedFloydWarshall {
   using Policy = Kokkos::TeamPolicy<ExecSpace, typename Ops::LaunchBounds>;
   using Matrix = DistanceMatrix<ExecSpace, Value>;
   using Block = RowBlockOf<Value>;
+  /// A round's packed phase-3 operands, where Ops packs rounds (round_operands.hpp).
+  using RoundOps = RoundOperands<ExecSpace, Ops>;
+
+  /// Bytes this class allocates beside the matrix for `row_tiles` tile rows of it.
+  static int64_t buffer_bytes(int64_t vertices, int block, int64_t row_tiles) {
+    return RoundOps::bytes(padded_size(vertices, block), block, row_tiles);
+  }
 
   /// Seconds spent in each phase, summed over the rounds (measured with a fence after each
   /// phase, so only when asked for).
@@ -58,11 +66,13 @@ class BlockedFloydWarshall {
   template <class AfterRound>
   static void solve(const Matrix& d, PhaseSeconds* phases, AfterRound&& after_round) {
     if (phases == nullptr) return solve_with_lookahead(d, after_round);
+    const Block rb = whole(d);
+    const RoundOps round_ops(rb);
     const int rounds = d.blocks();
     for (int k = 0; k < rounds; ++k) {
       timed(phases->phase[0], [&] { phase1(d, k); });
       timed(phases->phase[1], [&] { phase2(d, k); });
-      timed(phases->phase[2], [&] { phase3(d, k); });
+      timed(phases->phase[2], [&] { phase3(rb, k, rb.tile_row(k), ExecSpace(), pack(round_ops, rb, k, ExecSpace())); });
       after_round(k + 1, rounds);
     }
     ExecSpace().fence();
@@ -90,8 +100,12 @@ class BlockedFloydWarshall {
     const ExecSpace main;
     const ExecSpace side = Runtime::side_instance();
     typename Runtime::Event opened, rest_done;
+    // Packed operands (CPU): one set, so round k + 1's are packed after round k's phase 3 is
+    // enqueued; on the host both queues are one instance, which runs them in that order.
+    const RoundOps round_ops(rb);
     phase1(rb, 0, side);
     phase2(rb, 0, rb.tile_row(0), true, true, side);
+    PackedRound packed = pack(round_ops, rb, 0, side);
     Runtime::record(opened, side);
     for (int k = 0; k < rounds; ++k) {
       Runtime::wait(main, opened);
@@ -100,15 +114,17 @@ class BlockedFloydWarshall {
         if (nb > 2)
           launch_product<Impl::RemainingTilesKernel>(
               "apsp::phase3_remaining", main, (nb - 2) * (nb - 2),
-              Impl::RemainingTiles<Value>{rb.rows, rb.tile_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k)});
+              Impl::RemainingTiles<Value>{rb.rows, rb.tile_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k), packed});
         Runtime::record(rest_done, main);
-        launch_product<Impl::NextPivotCrossKernel>("apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
-                                                   Impl::NextPivotCross<Value>{rb.rows, rb.n, B, k, nb, rb.pivots(k)});
+        launch_product<Impl::NextPivotCrossKernel>(
+            "apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
+            Impl::NextPivotCross<Value>{rb.rows, rb.n, B, k, nb, rb.pivots(k), packed});
         phase1(rb, k + 1, side);
         phase2(rb, k + 1, rb.tile_row(k + 1), true, true, side);
+        packed = pack(round_ops, rb, k + 1, side);
         Runtime::record(opened, side);
       } else {
-        phase3(rb, k, rb.tile_row(k), main);
+        phase3(rb, k, rb.tile_row(k), main, packed);
       }
       after_round(k + 1, rounds);
     }
@@ -156,14 +172,26 @@ class BlockedFloydWarshall {
     if (league > 0) launch_product<Impl::PivotRowColumnKernel>("apsp::phase2_pivot_row_col", exec, league, tiles);
   }
 
-  /// Phase 3 on the rows held, with the pivot row block `pivot_row` (ld n).
-  static void phase3(const Block& rb, int k, const Value* pivot_row, const ExecSpace& exec = ExecSpace()) {
+  /// Phase 3 on the rows held, with the pivot row block `pivot_row` (ld n), and round k's
+  /// operands packed for these rows (or none: each product packs its own).
+  static void phase3(const Block& rb, int k, const Value* pivot_row, const ExecSpace& exec = ExecSpace(),
+                     const PackedRound& packed = {}) {
     const int B = rb.block, nb = int(rb.n / B);
     const int k_local = rb.k_local(k), row_tiles = rb.row_tiles - (k_local >= 0);
     if (nb < 2 || row_tiles < 1) return;
     launch_product<Impl::RemainingTilesKernel>(
         "apsp::phase3_remaining", exec, row_tiles * (nb - 1),
-        Impl::RemainingTiles<Value>{rb.rows, pivot_row, rb.n, B, k, nb, k_local, 1, rb.pivots(k)});
+        Impl::RemainingTiles<Value>{rb.rows, pivot_row, rb.n, B, k, nb, k_local, 1, rb.pivots(k), packed});
+  }
+
+  /// Round k's phase-3 operands for the rows of `rb` and the pivot row block `pivot_row`,
+  /// packed into `round_ops` on `exec` (none where Ops does not pack rounds).
+  static PackedRound pack(const RoundOps& round_ops, const Block& rb, int k, const ExecSpace& exec,
+                          const Value* pivot_row = nullptr) {
+    if constexpr (Ops::kPacksRounds)
+      return round_ops.pack(rb, k, pivot_row != nullptr ? pivot_row : rb.tile_row(k), exec);
+    else
+      return {};
   }
 
  private:

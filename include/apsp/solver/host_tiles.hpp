@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The tile product of the CPU backends (one thread per tile), built as a GEMM is: the operands
-// packed into team scratch, then a register-blocked micro-kernel (backends/host_microkernel.hpp)
-// over every MR x NR block of the target tile, each block kept in vector registers across all
-// the product's pivots (C read and written once).
+// packed (solver/host_operands.hpp), then a register-blocked micro-kernel
+// (backends/host_microkernel.hpp) over every MR x NR block of the target tile, each block kept
+// in vector registers across all the product's pivots (C read and written once).
 //
 // 16-bit lanes where exact, decided per block of C. A block whose entries are all below 2^16
 // runs on uint16 lanes with a saturating add (twice the relaxations per instruction); any other
@@ -12,9 +12,10 @@
 // a + b >= c, so neither form replaces c. Hence min(c, a + b) = min(c, s) for every relaxation,
 // and as a relaxation never raises c the condition holds to the end of the product.
 //
-// Blocks go row by row, left to right (C's rows stream from memory). An operand is packed when a
-// block first needs it in a lane type: Bk whole, A's rows of a block row; while a block is
-// relaxed, the next block's C (and A rows) are prefetched.
+// Blocks go row by row, left to right (C's rows stream from memory). Operands come packed for
+// the whole round (phase 3), or are packed into team scratch when a block first needs them in
+// a lane type: Bk whole, A's rows of a block row. While a block is relaxed, the next block's C
+// (and A rows) are prefetched.
 //
 // C may be the same tile as A or Bk (phase 2), so an operand part may be packed after some
 // blocks of C were written. That gives the same result: the pivot tile P is closed
@@ -24,8 +25,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <numeric>
 
+#include "apsp/solver/host_operands.hpp"
 #include "host_microkernel.hpp"
 
 namespace apsp::Impl {
@@ -36,52 +37,38 @@ namespace apsp::Impl {
 /// `Traits`: the host backend's (kTileRows = MR, kTileRegs = NV, kHostLanes16, kLargestBlock).
 template <class Traits>
 struct HostTiles {
+  using Operands = HostOperands<Traits>;
+  using Packed = typename Operands::Packed;
   using I32 = host_simd::I32;
   using U16 = host_simd::U16;
   using Reg = host_simd::Reg;
-  static constexpr int MR = Traits::kTileRows;
-  static constexpr int NV = Traits::kTileRegs;
-  static constexpr int W = host_simd::kInts;
-  static constexpr int NR = NV * W;    ///< columns of an int32 block
-  static constexpr int NR16 = 2 * NR;  ///< columns of a 16-bit block (NV registers of 2W lanes)
-  static constexpr bool k16 = Traits::kHostLanes16;
+  static constexpr int MR = Operands::MR, NV = Operands::NV, W = Operands::W;
+  static constexpr int NR = Operands::NR, NR16 = Operands::NR16;
+  static constexpr bool k16 = Operands::k16;
   static constexpr int kLine = 16;  ///< int32 per cache line
+  /// Sub-tiles of the blocked closure.
+  static constexpr int kSubTile = Operands::kUnit;
 
-  /// Sub-tiles of the blocked closure, and the unit of the packed operands' extents.
-  static constexpr int kSubTile = std::lcm(MR, NR16);
-  static constexpr int round_up(int x, int to) { return (x + to - 1) / to * to; }
-
-  /// Team scratch of a product of at most B x B x B, in int32 (each part 64-byte aligned), with
-  /// Bp = B rounded up to whole blocks of either lane type:
-  ///   a32: A, Bp rows of Bp (a copy)            b32: Bk in 2 Bp / NR16 panels of Bp pivots x NR
-  ///   a16: A as U16 broadcast words, Bp x Bp    b16: Bk in Bp / NR16 panels of Bp pivots x NR16 uint16
-  struct Scratch {
-    int pitch;  ///< Bp: of a32 and a16 rows, and the pivots of a panel
-    int32_t *a32, *b32, *a16;
-    uint16_t* b16;
-    static size_t ints(int B) {
-      const size_t bp = size_t(round_up(B, kSubTile));
-      return bp * bp * (k16 ? 3 : 2) + (k16 ? bp * bp / 2 : 0);
-    }
-    Scratch(int32_t* base, int B)
-        : pitch(round_up(B, kSubTile)),
-          a32(base),
-          b32(base + pitch * pitch),
-          a16(k16 ? base + 2 * pitch * pitch : nullptr),
-          b16(k16 ? reinterpret_cast<uint16_t*>(base + 3 * pitch * pitch) : nullptr) {}
-  };
-  static size_t scratch_bytes(int B) { return Scratch::ints(B) * sizeof(int32_t) + 64; }
+  /// Team scratch of a product of B x B tiles that packs its own operands.
+  static size_t scratch_ints(int B) { return Operands::a_ints(B) + Operands::bk_ints(B); }
+  static size_t scratch_bytes(int B) { return scratch_ints(B) * sizeof(int32_t) + 64; }
+  static Packed in_scratch(int32_t* scratch, int B) { return Packed(B, scratch, scratch + Operands::a_ints(B)); }
 
   /// C = min(C, A (min,+) Bk) for B x B tiles over the first `pivots` pivots (the rest: padding
-  /// past V). Returns how many of its blocks took 16-bit lanes.
+  /// past V), packing A and Bk into `scratch`. Returns how many of its blocks took 16-bit lanes.
   static int product(int32_t* c, const int32_t* a, const int32_t* bk, int64_t ld, int B, int pivots, int32_t* scratch) {
-    return product(c, a, bk, ld, B, B, pivots, Scratch(scratch, B));
+    return product(c, a, bk, ld, B, B, pivots, in_scratch(scratch, B), false);
   }
-  /// The same for a rows x cols C, an A of rows x pivots and a Bk of pivots x cols (each at most
-  /// the B that `s` was made for; rows, cols and pivots multiples of W but for the last pivots).
+  /// The same with A and Bk packed already, in every lane type (solver/round_operands.hpp).
+  static int product(int32_t* c, int64_t ld, int B, int pivots, const Packed& packed) {
+    return product(c, nullptr, nullptr, ld, B, B, pivots, packed, true);
+  }
+  /// A rows x cols C, an A of rows x pivots and a Bk of pivots x cols (each at most the B that
+  /// `s` was made for; rows and cols multiples of W), packed already or into `s`.
   static int product(int32_t* c, const int32_t* a, const int32_t* bk, int64_t ld, int rows, int cols, int pivots,
-                     const Scratch& s) {
+                     const Packed& s, bool packed) {
     Product p{s, c, a, bk, ld, rows, cols, pivots};
+    if (packed) p.all_packed();
     int sixteen = 0;
     for (int i0 = 0; i0 < rows; i0 += MR)
       for (int j0 = 0; j0 < cols; j0 += NR16) {
@@ -92,7 +79,8 @@ struct HostTiles {
   }
 
   /// Team scratch of close(): a product's at kSubTile.
-  static size_t close_scratch_bytes(int /*B*/) { return scratch_bytes(kSubTile); }
+  static size_t close_scratch_ints(int /*B*/) { return scratch_ints(kSubTile); }
+  static size_t close_scratch_bytes(int B) { return close_scratch_ints(B) * sizeof(int32_t) + 64; }
 
   /// Floyd-Warshall on one B x B tile (ld) over its first `pivots` pivots (phase 1), blocked as
   /// the whole solve is, in sub-tiles of kSubTile (the last row and column of them narrower
@@ -100,7 +88,7 @@ struct HostTiles {
   /// by element it took 6 % of the solve at B = 256 on 2 threads.
   static void close(int32_t* t, int64_t ld, int B, int pivots, int32_t* scratch) {
     constexpr int b = kSubTile;
-    const Scratch s(scratch, b);
+    const Packed s = in_scratch(scratch, b);
     auto sub = [&](int i, int j) { return t + i * ld + j; };
     auto extent = [&](int i) { return B - i < b ? B - i : b; };
     for (int k = 0; k < pivots; k += b) {
@@ -108,12 +96,12 @@ struct HostTiles {
       close_elementwise(sub(k, k), ld, extent(k), depth);
       for (int j = 0; j < B; j += b)
         if (j != k) {
-          product(sub(k, j), sub(k, k), sub(k, j), ld, extent(k), extent(j), depth, s);  // row: P (min,+) T
-          product(sub(j, k), sub(j, k), sub(k, k), ld, extent(j), extent(k), depth, s);  // column: T (min,+) P
+          product(sub(k, j), sub(k, k), sub(k, j), ld, extent(k), extent(j), depth, s, false);  // P (min,+) T
+          product(sub(j, k), sub(j, k), sub(k, k), ld, extent(j), extent(k), depth, s, false);  // T (min,+) P
         }
       for (int i = 0; i < B; i += b)
         for (int j = 0; j < B; j += b)
-          if (i != k && j != k) product(sub(i, j), sub(i, k), sub(k, j), ld, extent(i), extent(j), depth, s);
+          if (i != k && j != k) product(sub(i, j), sub(i, k), sub(k, j), ld, extent(i), extent(j), depth, s, false);
     }
   }
 
@@ -133,19 +121,24 @@ struct HostTiles {
 
  private:
   static constexpr int kMaxRowBlocks = (Traits::kLargestBlock + MR - 1) / MR;
-  static constexpr int kMaxPanels = (Traits::kLargestBlock + NR16 - 1) / NR16;
 
   /// One product's operands, what of them is packed in each lane type, and its blocks. Blocks
   /// that would reach past C's rows or columns (B not a multiple of the block) run on a copy;
   /// the packed operands are padded with zeros there.
   struct Product {
-    const Scratch& s;
+    const Packed& s;
     int32_t* c;
     const int32_t *a, *bk;
     int64_t ld;
     int rows, cols, pivots;
     bool rows_packed[2][kMaxRowBlocks] = {};  ///< [int32, uint16][i0 / MR]: A's rows of the block
     bool bk_packed[2] = {};                   ///< [int32, uint16]: Bk
+
+    void all_packed() {
+      for (auto& lanes : rows_packed)
+        for (bool& done : lanes) done = true;
+      bk_packed[0] = bk_packed[1] = true;
+    }
 
     /// Block (i0, j0): in 16-bit lanes if its entries allow it (returns true), else as two
     /// int32 blocks.
@@ -171,8 +164,7 @@ struct HostTiles {
           any = I32::bit_or(any, I32::bit_or(lo[i][v], hi[i][v]));
         }
       if (k16 && I32::below_2_16(any)) {
-        pack_rows<true>(i0);
-        pack_bk<true>();
+        need<true>(i0);
         host_simd::MicroTile<U16, MR, NV> t;
         for (int i = 0; i < MR; ++i)
           for (int v = 0; v < NV; ++v) t.acc[i][v] = U16::narrow(lo[i][v], hi[i][v]);
@@ -185,10 +177,9 @@ struct HostTiles {
           }
         return true;
       }
-      pack_rows<false>(i0);
-      pack_bk<false>();
-      relax32(corner, cld, i0, panel32(j0, 0));
-      relax32(corner + W, cld, i0, panel32(j0, 1));
+      need<false>(i0);
+      relax32(corner, cld, i0, Operands::panel32(s.pitch, j0, 0));
+      relax32(corner + W, cld, i0, Operands::panel32(s.pitch, j0, 1));
       return false;
     }
 
@@ -202,60 +193,28 @@ struct HostTiles {
       for (int i = 0; i < MR; ++i)
         for (int v = 0; v < NV; ++v) I32::storeu(corner + i * cld + 2 * v * W, t.acc[i][v]);
     }
-    /// Offset in b32 of the int32 panel of half `h` (0, 1) of the 16-bit panel at column j0.
-    int panel32(int j0, int h) const { return (j0 / NR16 * 2 + h) * s.pitch * NR; }
 
-    /// A's rows of block i0 (zeros past C's rows): copied (int32), or as broadcast words (uint16).
+    /// Packs, in a lane type, what block row i0 needs and is not packed yet.
     template <bool k16Lanes>
-    void pack_rows(int i0) {
-      bool& done = rows_packed[k16Lanes][i0 / MR];
-      if (done) return;
-      done = true;
-      int32_t* out = (k16Lanes ? s.a16 : s.a32) + i0 * s.pitch;
-      for (int i = 0; i < MR; ++i, out += s.pitch)
-        for (int p = 0; p < pivots; p += W) {
-          const Reg v = i0 + i < rows ? I32::loadu(a + (i0 + i) * ld + p) : I32::splat(0);
-          I32::storeu(out + p, k16Lanes ? I32::pair16(v) : v);
-        }
-    }
-    /// Bk (zeros past C's columns), row by row (whole rows stream from memory; two lines of each
-    /// of B rows 4 KiB or more apart do not): narrowed into 16-bit panels of NR16 columns (the
-    /// lane order of U16::narrow, as C's), or into the two int32 panels of relax32 per NR16.
-    template <bool k16Lanes>
-    void pack_bk() {
-      if (bk_packed[k16Lanes]) return;
-      bk_packed[k16Lanes] = true;
-      alignas(64) int32_t edge[NR16] = {};
-      const int whole = cols / NR16 * NR16;
-      for (int p = 0; p < pivots; ++p) {
-        const int32_t* row = bk + p * ld;
-        for (int j0 = 0; j0 < cols; j0 += NR16) {
-          const int32_t* run = row + j0;
-          if (j0 == whole) {  // never read past Bk's columns (the matrix may end there)
-            for (int j = 0; j < cols - whole; ++j) edge[j] = run[j];
-            run = edge;
-          }
-          for (int v = 0; v < NV; ++v) {
-            const Reg lo = I32::loadu(run + 2 * v * W), hi = I32::loadu(run + 2 * v * W + W);
-            if constexpr (k16Lanes) {
-              U16::store(s.b16 + (j0 * s.pitch + p * NR16) + v * 2 * W, U16::narrow(lo, hi));
-            } else {
-              I32::store(s.b32 + panel32(j0, 0) + p * NR + v * W, lo);
-              I32::store(s.b32 + panel32(j0, 1) + p * NR + v * W, hi);
-            }
-          }
-        }
+    void need(int i0) {
+      if (!bk_packed[k16Lanes]) {
+        bk_packed[k16Lanes] = true;
+        Operands::template pack_bk<k16Lanes>(s, bk, ld, cols, pivots);
+      }
+      if (bool& done = rows_packed[k16Lanes][i0 / MR]; !done) {
+        done = true;
+        Operands::template pack_a_rows<k16Lanes>(s, a, ld, i0, rows, pivots);
       }
     }
 
-    /// While block (i0, j0) is relaxed: the next block's C, and in the last panel of a block
-    /// row, the next block row's A rows (packed at its first block).
+    /// While block (i0, j0) is relaxed: the next block's C, and in the last block of a block
+    /// row the next block row's A rows (packed at its first block, unless packed already).
     void prefetch_ahead(int i0, int j0) const {
       const bool right = j0 + NR16 < cols;
       const int ni = right ? i0 : i0 + MR, nj = right ? j0 + NR16 : 0;
       for (int i = ni; i < ni + MR && i < rows; ++i) {
         for (int j = nj; j < nj + NR16 && j < cols; j += kLine) host_simd::prefetch(c + i * ld + j, true);
-        if (!right)
+        if (!right && a != nullptr)
           for (int p = 0; p < pivots; p += kLine) host_simd::prefetch(a + i * ld + p);
       }
     }

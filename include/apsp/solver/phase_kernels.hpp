@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/tile_ops.hpp"
 
 namespace apsp::Impl {
@@ -76,9 +77,10 @@ struct RemainingTiles {
   const Value* pivot_row;  ///< the pivot row block (B rows of n), ld n
   int64_t n;
   int B, k, nb;
-  int k_local;  ///< tile row of the pivot block within `rows`, or -1
-  int skip;     ///< tile rows and columns left out from k on: 1, or 2 (also k + 1)
-  int pivots;   ///< pivots of this round short of V
+  int k_local;           ///< tile row of the pivot block within `rows`, or -1
+  int skip;              ///< tile rows and columns left out from k on: 1, or 2 (also k + 1)
+  int pivots;            ///< pivots of this round short of V
+  PackedRound packed{};  ///< the round's operands packed for these rows (where Ops packs rounds)
 };
 template <class Ops, bool kTuned = false>
 struct RemainingTilesKernel : RemainingTiles<typename Ops::Value> {
@@ -89,6 +91,9 @@ struct RemainingTilesKernel : RemainingTiles<typename Ops::Value> {
     bi += k_local >= 0 && bi >= k_local ? skip : 0;
     bj += bj >= k ? skip : 0;
     typename Ops::Value* tile_row = rows + int64_t(bi) * B * n;
+    if constexpr (Ops::kPacksRounds)
+      if (Base::packed)
+        return Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj);
     Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
                                            pivot_row + int64_t(bj) * B, n, B, pivots);
   }
@@ -102,7 +107,8 @@ struct NextPivotCross {
   Value* d;  ///< the whole matrix, ld n
   int64_t n;
   int B, k, nb;
-  int pivots;  ///< pivots of round k short of V
+  int pivots;            ///< pivots of round k short of V
+  PackedRound packed{};  ///< round k's operands packed (where Ops packs rounds)
 };
 template <class Ops, bool kTuned = false>
 struct NextPivotCrossKernel : NextPivotCross<typename Ops::Value> {
@@ -114,6 +120,9 @@ struct NextPivotCrossKernel : NextPivotCross<typename Ops::Value> {
     const int other = in_row ? id + (id >= k) : (id - (nb - 1)) + (id - (nb - 1) >= k ? 2 : 0);
     const int bi = in_row ? k + 1 : other, bj = in_row ? other : k + 1;
     typename Ops::Value* tile_row = d + int64_t(bi) * B * n;
+    if constexpr (Ops::kPacksRounds)
+      if (Base::packed)
+        return Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj);
     Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
                                            d + int64_t(k) * B * n + int64_t(bj) * B, n, B, pivots);
   }

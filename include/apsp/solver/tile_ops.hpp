@@ -11,6 +11,7 @@
 
 #include "apsp/solver/host_tiles.hpp"
 #include "apsp/solver/register_tiles.hpp"
+#include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/slice_staging.hpp"
 #include "apsp/solver/thread_tile.hpp"
 #include "backend_traits.hpp"
@@ -47,6 +48,9 @@ struct TileOps {
   static size_t product_scratch(int B) {
     return Traits::kRegisterTiles ? product_scratch_bytes<Traits>(B) : HostTiles<Traits>::scratch_bytes(B);
   }
+  /// The CPU's products share a round's packed operands (round_operands.hpp); a GPU's stage
+  /// their own slices.
+  static constexpr bool kPacksRounds = !Traits::kRegisterTiles;
   static size_t closure_scratch(int B) {
     return Traits::kRegisterTiles ? closure_scratch_bytes<Traits>(B) : HostTiles<Traits>::close_scratch_bytes(B);
   }
@@ -81,7 +85,7 @@ struct TileOps {
       else  // the padding past V (last round) is skipped, rounded up to a slice
         RegisterTiles<Traits>::product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
     } else {
-      int32_t* packed = scratch(team, HostTiles<Traits>::Scratch::ints(B));
+      int32_t* packed = scratch(team, HostTiles<Traits>::scratch_ints(B));
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)  // host code, absent from device passes
       HostTiles<Traits>::product(c, a, bk, ld, B, pivots, packed);
 #else
@@ -90,13 +94,45 @@ struct TileOps {
     }
   }
 
+  // The CPU's round packing (kPacksRounds): the sizes and the packing of one A operand (tile
+  // (i, k)) and one Bk operand (tile (k, j)), and a product whose operands are packed already.
+  static size_t a_ints(int B) { return HostOperands<Traits>::a_ints(B); }
+  static size_t bk_ints(int B) { return HostOperands<Traits>::bk_ints(B); }
+  KOKKOS_INLINE_FUNCTION static void pack_a(int32_t* out, const int32_t* a, int64_t ld, int B, int pivots) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    using O = HostOperands<Traits>;
+    O::pack_a_whole(typename O::Packed(B, out, nullptr), a, ld, B, pivots);
+#else
+    (void)out, (void)a, (void)ld, (void)B, (void)pivots;
+#endif
+  }
+  KOKKOS_INLINE_FUNCTION static void pack_bk(int32_t* out, const int32_t* bk, int64_t ld, int B, int pivots) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    using O = HostOperands<Traits>;
+    O::pack_bk_whole(typename O::Packed(B, nullptr, out), bk, ld, B, pivots);
+#else
+    (void)out, (void)bk, (void)ld, (void)B, (void)pivots;
+#endif
+  }
+  /// C = min(C, A (min,+) Bk) with A, Bk the packed operands of tile row i and tile column j.
+  KOKKOS_FORCEINLINE_FUNCTION static void packed_product(const Member& /*team*/, int32_t* c, int64_t ld, int B,
+                                                         int pivots, const PackedRound& round, int i, int j) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    HostTiles<Traits>::product(
+        c, ld, B, pivots,
+        typename HostTiles<Traits>::Packed(B, round.a + i * round.a_ints, round.bk + j * round.bk_ints));
+#else
+    (void)c, (void)ld, (void)B, (void)pivots, (void)round, (void)i, (void)j;
+#endif
+  }
+
   /// Floyd-Warshall on one B x B tile (ld) over its first `pivots` pivots (the rest: padding). Row p and column p do
   /// not change in step p (the diagonal is 0), so every thread may read them during the step.
   KOKKOS_FORCEINLINE_FUNCTION static void close_tile(const Member& team, int32_t* t, int64_t ld, int B, int pivots) {
     if constexpr (Traits::kRegisterTiles) {
       RegisterTiles<Traits>::close(team, t, ld, B, pivots, scratch(team, size_t(4) * B));
     } else {
-      int32_t* packed = scratch(team, HostTiles<Traits>::Scratch::ints(HostTiles<Traits>::kSubTile));
+      int32_t* packed = scratch(team, HostTiles<Traits>::close_scratch_ints(B));
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
       HostTiles<Traits>::close(t, ld, B, pivots, packed);
 #else

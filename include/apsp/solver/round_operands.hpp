@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A round's phase-3 operands packed once for all its products, where the tile operations ask
+// for it (Ops::kPacksRounds: the CPU backends). Phase 3 multiplies every tile of the pivot column
+// (A operands) with every tile of the pivot row (Bk operands): packed per product, each A was
+// packed once per tile of its row and each Bk once per tile of its column, and on a 2-core Zen 3
+// packing took 18 % of a product at B = 256 once the matrix no longer fitted in the caches.
+// Packed per round they cost about 14 V B bytes of memory and a pass over 2 V B entries.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "apsp/core/sizes.hpp"
+#include "apsp/solver/row_block.hpp"
+
+namespace apsp {
+
+/// Where one round's packed operands are, as the phase-3 kernels carry them: the A operand of
+/// tile row i of the kernel's rows at `a + i * a_ints`, the Bk operand of tile column j at
+/// `bk + j * bk_ints` (in the layout of the backend's tile operations). Null: none, each product
+/// packs its own.
+struct PackedRound {
+  int32_t* a = nullptr;
+  int32_t* bk = nullptr;
+  int64_t a_ints = 0, bk_ints = 0;
+  explicit operator bool() const { return a != nullptr; }
+  /// The same round for a kernel whose rows start `tiles` tile rows further on.
+  PackedRound from_row(int tiles) const { return a ? PackedRound{a + tiles * a_ints, bk, a_ints, bk_ints} : *this; }
+};
+
+/// Holds the packed operands of a round for the tile rows `rb` holds, and packs them (`Ops`: the
+/// tile operations, with kPacksRounds, a_ints(B), bk_ints(B), pack_a(...), pack_bk(...)).
+template <class ExecSpace, class Ops>
+class RoundOperands {
+ public:
+  /// Bytes for `row_tiles` tile rows of a padded n x n matrix.
+  static int64_t bytes(int64_t n, int block, int64_t row_tiles) {
+    if constexpr (Ops::kPacksRounds)
+      return size_mul(
+          size_add(size_mul(row_tiles, int64_t(Ops::a_ints(block))), size_mul(n / block, int64_t(Ops::bk_ints(block)))),
+          int64_t(sizeof(int32_t)));
+    else
+      return 0;
+  }
+
+  template <class Block>  // a RowBlockOf any entry type (none but int32 ones are packed)
+  explicit RoundOperands(const Block& rb)
+      : storage_(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::round_operands")),
+                 size_t(bytes(rb.n, rb.block, rb.row_tiles) / int64_t(sizeof(int32_t)))) {}
+
+  /// Packs round k's operands: tile (i, k) of every tile row held, and tile (k, j) of every tile
+  /// column from `pivot_row` (the pivot row block, ld n). Enqueued on `exec`; the phase-3
+  /// kernels enqueued after it on the same instance may read the result.
+  PackedRound pack(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
+    if constexpr (Ops::kPacksRounds) return pack_now(rb, k, pivot_row, exec);
+    return {};
+  }
+
+ private:
+  PackedRound pack_now(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
+    const int B = rb.block, nb = int(rb.n / B), rows = rb.row_tiles, pivots = rb.pivots(k);
+    const int64_t n = rb.n;
+    const PackedRound p{storage_.data(), storage_.data() + rows * int64_t(Ops::a_ints(B)), int64_t(Ops::a_ints(B)),
+                        int64_t(Ops::bk_ints(B))};
+    const int32_t* rows_base = rb.rows;
+    Kokkos::parallel_for(
+        "apsp::round_operands", Kokkos::RangePolicy<ExecSpace>(exec, 0, rows + nb), KOKKOS_LAMBDA(const int t) {
+          if (t < rows)
+            Ops::pack_a(p.a + t * p.a_ints, rows_base + int64_t(t) * B * n + int64_t(k) * B, n, B, pivots);
+          else
+            Ops::pack_bk(p.bk + (t - rows) * p.bk_ints, pivot_row + int64_t(t - rows) * B, n, B, pivots);
+        });
+    return p;
+  }
+
+  Kokkos::View<int32_t*, typename ExecSpace::memory_space> storage_;
+};
+
+}  // namespace apsp
