@@ -76,26 +76,30 @@ volatile int32_t g_sink;
 #if defined(APSP_SIMD_AVX512)
 #define APSP_R "zmm"
 constexpr int kAcc = 24;  // zmm0-23; operands zmm24-27, sums zmm28-31
-#define APSP_STEP(ADD, MIN, i)                                                                                        \
-  ADD " %%" APSP_R "24, %%" APSP_R "25, %%" APSP_R "28\n\t" MIN " %%" APSP_R "28, %%" APSP_R #i ", %%" APSP_R #i "\n" \
-                                                                                                                 "\t"
+#define APSP_STEP(ADD, MIN, i)                                                                                   \
+  ADD " %%" APSP_R "24, %%" APSP_R "25, %%" APSP_R "28\n\t" MIN " %%" APSP_R "28, %%" APSP_R #i ", %%" APSP_R #i \
+      "\n"                                                                                                       \
+      "\t"
 #else
 #define APSP_R "ymm"
 constexpr int kAcc = 12;  // ymm0-11; operands ymm12-13, sums ymm14-15
-#define APSP_STEP(ADD, MIN, i)                                                                                        \
-  ADD " %%" APSP_R "12, %%" APSP_R "13, %%" APSP_R "14\n\t" MIN " %%" APSP_R "14, %%" APSP_R #i ", %%" APSP_R #i "\n" \
-                                                                                                                 "\t"
+#define APSP_STEP(ADD, MIN, i)                                                                                   \
+  ADD " %%" APSP_R "12, %%" APSP_R "13, %%" APSP_R "14\n\t" MIN " %%" APSP_R "14, %%" APSP_R #i ", %%" APSP_R #i \
+      "\n"                                                                                                       \
+      "\t"
 #endif
 #define APSP_STEPS(ADD, MIN)                                                                                         \
   APSP_STEP(ADD, MIN, 0)                                                                                             \
-  APSP_STEP(ADD, MIN, 1) APSP_STEP(ADD, MIN, 2) APSP_STEP(ADD, MIN, 3) APSP_STEP(ADD, MIN, 4) APSP_STEP(ADD, MIN, 5) \
-      APSP_STEP(ADD, MIN, 6) APSP_STEP(ADD, MIN, 7) APSP_STEP(ADD, MIN, 8) APSP_STEP(ADD, MIN, 9)                    \
-          APSP_STEP(ADD, MIN, 10) APSP_STEP(ADD, MIN, 11)
+  APSP_STEP(ADD, MIN, 1)                                                                                             \
+  APSP_STEP(ADD, MIN, 2) APSP_STEP(ADD, MIN, 3) APSP_STEP(ADD, MIN, 4) APSP_STEP(ADD, MIN, 5) APSP_STEP(ADD, MIN, 6) \
+      APSP_STEP(ADD, MIN, 7) APSP_STEP(ADD, MIN, 8) APSP_STEP(ADD, MIN, 9) APSP_STEP(ADD, MIN, 10)                   \
+          APSP_STEP(ADD, MIN, 11)
 #define APSP_STEPS24(ADD, MIN)                                                                        \
   APSP_STEPS(ADD, MIN)                                                                                \
-  APSP_STEP(ADD, MIN, 12) APSP_STEP(ADD, MIN, 13) APSP_STEP(ADD, MIN, 14) APSP_STEP(ADD, MIN, 15)     \
-      APSP_STEP(ADD, MIN, 16) APSP_STEP(ADD, MIN, 17) APSP_STEP(ADD, MIN, 18) APSP_STEP(ADD, MIN, 19) \
-          APSP_STEP(ADD, MIN, 20) APSP_STEP(ADD, MIN, 21) APSP_STEP(ADD, MIN, 22) APSP_STEP(ADD, MIN, 23)
+  APSP_STEP(ADD, MIN, 12)                                                                             \
+  APSP_STEP(ADD, MIN, 13) APSP_STEP(ADD, MIN, 14) APSP_STEP(ADD, MIN, 15) APSP_STEP(ADD, MIN, 16)     \
+      APSP_STEP(ADD, MIN, 17) APSP_STEP(ADD, MIN, 18) APSP_STEP(ADD, MIN, 19) APSP_STEP(ADD, MIN, 20) \
+          APSP_STEP(ADD, MIN, 21) APSP_STEP(ADD, MIN, 22) APSP_STEP(ADD, MIN, 23)
 #define APSP_X16                                                                                                      \
   "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", \
       "xmm14", "xmm15"
@@ -123,15 +127,16 @@ double registers_pass(long steps) {
 constexpr int kAcc = 24;  // v0-23; operands v24-25, sums v28
 #define APSP_STEP(ADD, MIN, T, i) \
   ADD " v28." T ", v24." T ", v25." T "\n\t" MIN " v" #i "." T ", v" #i "." T ", v28." T "\n\t"
-#define APSP_STEPS(ADD, MIN, T)                                                                                      \
-  APSP_STEP(ADD, MIN, T, 0)                                                                                          \
-  APSP_STEP(ADD, MIN, T, 1) APSP_STEP(ADD, MIN, T, 2) APSP_STEP(ADD, MIN, T, 3) APSP_STEP(ADD, MIN, T, 4)            \
-      APSP_STEP(ADD, MIN, T, 5) APSP_STEP(ADD, MIN, T, 6) APSP_STEP(ADD, MIN, T, 7) APSP_STEP(ADD, MIN, T, 8)        \
-          APSP_STEP(ADD, MIN, T, 9) APSP_STEP(ADD, MIN, T, 10) APSP_STEP(ADD, MIN, T, 11) APSP_STEP(ADD, MIN, T, 12) \
-              APSP_STEP(ADD, MIN, T, 13) APSP_STEP(ADD, MIN, T, 14) APSP_STEP(ADD, MIN, T, 15)                       \
-                  APSP_STEP(ADD, MIN, T, 16) APSP_STEP(ADD, MIN, T, 17) APSP_STEP(ADD, MIN, T, 18)                   \
-                      APSP_STEP(ADD, MIN, T, 19) APSP_STEP(ADD, MIN, T, 20) APSP_STEP(ADD, MIN, T, 21)               \
-                          APSP_STEP(ADD, MIN, T, 22) APSP_STEP(ADD, MIN, T, 23)
+#define APSP_STEPS(ADD, MIN, T)                                                                                       \
+  APSP_STEP(ADD, MIN, T, 0)                                                                                           \
+  APSP_STEP(ADD, MIN, T, 1)                                                                                           \
+  APSP_STEP(ADD, MIN, T, 2) APSP_STEP(ADD, MIN, T, 3) APSP_STEP(ADD, MIN, T, 4) APSP_STEP(ADD, MIN, T, 5)             \
+      APSP_STEP(ADD, MIN, T, 6) APSP_STEP(ADD, MIN, T, 7) APSP_STEP(ADD, MIN, T, 8) APSP_STEP(ADD, MIN, T, 9)         \
+          APSP_STEP(ADD, MIN, T, 10) APSP_STEP(ADD, MIN, T, 11) APSP_STEP(ADD, MIN, T, 12) APSP_STEP(ADD, MIN, T, 13) \
+              APSP_STEP(ADD, MIN, T, 14) APSP_STEP(ADD, MIN, T, 15) APSP_STEP(ADD, MIN, T, 16)                        \
+                  APSP_STEP(ADD, MIN, T, 17) APSP_STEP(ADD, MIN, T, 18) APSP_STEP(ADD, MIN, T, 19)                    \
+                      APSP_STEP(ADD, MIN, T, 20) APSP_STEP(ADD, MIN, T, 21) APSP_STEP(ADD, MIN, T, 22)                \
+                          APSP_STEP(ADD, MIN, T, 23)
 template <class Lanes>
 double registers_pass(long steps) {
   constexpr bool k16 = std::is_same_v<Lanes, U16>;
