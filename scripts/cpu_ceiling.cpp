@@ -71,7 +71,7 @@ volatile int32_t g_sink;
 // of two operand registers into a temporary and one min into the accumulator. The operands do
 // not change, but the processor does not know: every add and min executes. kAcc accumulators
 // make kAcc independent chains (min has a latency of one cycle).
-#define APSP_REP4(M, b) M(b) M(b + 1) M(b + 2) M(b + 3)
+// clang-format off
 #if defined(APSP_SIMD_AVX512) || defined(APSP_SIMD_AVX2)
 #if defined(APSP_SIMD_AVX512)
 #define APSP_R "zmm"
@@ -152,6 +152,7 @@ double registers_pass(long steps) {
   }
   return double(steps) * kAcc * Lanes::W;
 }
+// clang-format on
 #else
 // No assembly for this ISA: the same loop in intrinsics (what the compiler makes of it).
 constexpr int kAcc = 8;
