@@ -34,21 +34,15 @@ struct MicroTile {
     for (int p = 0; p < depth; ++p) {
       const typename Lanes::Lane* pivot_row = b + p * (NV * Lanes::W);
       Reg bv[NV];
-#if defined(__GNUC__)
-#pragma GCC unroll 16
-#endif
+      APSP_SIMD_UNROLL
       for (int v = 0; v < NV; ++v) {
         bv[v] = Lanes::load(pivot_row + v * Lanes::W);
         in_register(bv[v]);
       }
-#if defined(__GNUC__)
-#pragma GCC unroll 16
-#endif
+      APSP_SIMD_UNROLL
       for (int i = 0; i < MR; ++i) {
         const Reg av = I32::broadcast(a + i * a_pitch + p);
-#if defined(__GNUC__)
-#pragma GCC unroll 16
-#endif
+        APSP_SIMD_UNROLL
         for (int v = 0; v < NV; ++v) c[i][v] = Lanes::add_min(c[i][v], av, bv[v]);
       }
       for_each([&](int i, int v) { in_register(c[i][v]); });
@@ -59,13 +53,9 @@ struct MicroTile {
  private:
   template <class F>
   APSP_SIMD_INLINE static void for_each(F&& f) {
-#if defined(__GNUC__)
-#pragma GCC unroll 16
-#endif
+    APSP_SIMD_UNROLL
     for (int i = 0; i < MR; ++i) {
-#if defined(__GNUC__)
-#pragma GCC unroll 16
-#endif
+      APSP_SIMD_UNROLL
       for (int v = 0; v < NV; ++v) f(i, v);
     }
   }

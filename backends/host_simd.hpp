@@ -53,6 +53,14 @@
 #else
 #define APSP_SIMD_INLINE inline
 #endif
+// Full unrolling of the micro-kernel's short fixed loops.
+#if defined(__clang__) || defined(__NVCC__)
+#define APSP_SIMD_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define APSP_SIMD_UNROLL _Pragma("GCC unroll 16")
+#else
+#define APSP_SIMD_UNROLL
+#endif
 
 namespace apsp::host_simd {
 

@@ -1,38 +1,82 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Prints the innermost loop of the OpenMP phase-3 kernel from the binary's disassembly and
-# counts its packed add / min instructions (vpaddd / vpminsd on ymm or zmm registers).
-#   scripts/show_vector_loop.sh build/apsp_kokkos
+# Prints the CPU micro-kernel's inner loops (backends/host_microkernel.hpp, one pivot of a block
+# of C per iteration) from a binary's disassembly: the int32 loop and the 16-bit one, each with
+# its instruction mix (add-mins, broadcasts, loads, stack accesses, register copies). x86-64
+# (AVX2, AVX-512, SSE) and AArch64 (NEON) binaries; OBJDUMP picks the disassembler
+# (aarch64-linux-gnu-objdump for a cross build).
+#   scripts/show_vector_loop.sh build/apsp_kokkos [--full]
 set -euo pipefail
 exe=${1:-build/apsp_kokkos}
-objdump -d --no-show-raw-insn -C "$exe" > /tmp/apsp_disasm.s
-awk '/^[0-9a-f]+ <apsp::Impl::RemainingTilesKernel<Kokkos::OpenMP(, false)?>::operator\(\)/ {on=1; next}
-       on && /^$/ {exit} on {print}' /tmp/apsp_disasm.s > /tmp/apsp_phase3.s
-# The innermost loop: the backward jump that encloses the most vpminsd.
-python3 - /tmp/apsp_phase3.s <<'PY'
+full=${2:-}
+objdump=${OBJDUMP:-objdump}
+"$objdump" -d --no-show-raw-insn -C "$exe" >/tmp/apsp_disasm.s
+python3 - /tmp/apsp_disasm.s "$full" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
-addr = [int(l.split(":")[0], 16) if re.match(r"\s*[0-9a-f]+:", l) else None for l in lines]
-best = None
-for i, l in enumerate(lines):
-    m = re.search(r"\tj\w+\s+([0-9a-f]+) ", l)
+full = sys.argv[2] == "--full"
+# The function that holds both loops: HostTiles<...OpenMP...>::Product::block_at (else Serial's).
+body, name = [], None
+for want in ("OpenMP", "Serial"):
+    on = False
+    for l in lines:
+        if re.match(r"^[0-9a-f]+ <", l):
+            if on:
+                break
+            on = "Product::block_at" in l and want in l
+            if on:
+                name = l
+            continue
+        if on:
+            body.append(l)
+    if body:
+        break
+if not body:
+    sys.exit("no HostTiles<...>::Product::block_at in this binary (a CPU backend's micro-kernel)")
+addr = [int(l.split(":")[0], 16) if re.match(r"\s*[0-9a-f]+:", l) else None for l in body]
+text = [re.sub(r"^\s*[0-9a-f]+:\s*", "", l) for l in body]
+MIN32, MIN16 = ("vpminsd", "pminsd", "smin"), ("vpminuw", "pminuw", "umin")
+is_min = lambda t, kinds: any(re.match(rf"{k}\b", t) for k in kinds)
+loops = []
+for i, t in enumerate(text):  # backward branches: innermost loops
+    m = re.match(r"(j\w+|b\.\w+|b|cbnz|cbz)\s+([0-9a-f]+)", t)
     if not m or addr[i] is None:
         continue
-    target = int(m.group(1), 16)
+    target = int(m.group(2), 16)
     if target >= addr[i]:
         continue
-    start = next(j for j in range(len(lines)) if addr[j] == target)
-    body = lines[start:i + 1]
-    mins = sum("vpminsd" in b for b in body)
-    if mins and (best is None or len(body) < len(best[1]) or mins > best[0]):
-        if best is None or mins >= best[0]:
-            best = (mins, body)
-if not best:
-    sys.exit("no vectorised min loop found in the phase-3 kernel")
-body = best[1]
-for b in body:
-    print(re.sub(r"\s+<.*", "", b))
-count = lambda op: sum(op in b for b in body)
-print(f"\ninner loop: {len(body)} instructions, vpaddd={count('vpaddd')} vpminsd={count('vpminsd')} "
-      f"(ymm: {sum('ymm' in b for b in body)}, zmm: {sum('zmm' in b for b in body)})")
+    start = next((j for j in range(len(body)) if addr[j] == target), None)
+    if start is None:
+        continue
+    loop = text[start:i + 1]
+    inner = not any(re.match(r"(j\w+|b\.\w+|b|cbnz|cbz)\s+[0-9a-f]+", t) for t in loop[:-1])
+    n32, n16 = sum(is_min(t, MIN32) for t in loop), sum(is_min(t, MIN16) for t in loop)
+    if inner and (n32 or n16):
+        loops.append(("int32" if n32 >= n16 else "uint16", loop))
+# Keep the innermost loop of each lane type with the most mins.
+best = {}
+for lanes, loop in loops:
+    mins = sum(is_min(t, MIN32 if lanes == "int32" else MIN16) for t in loop)
+    if lanes not in best or (mins, -len(loop)) > best[lanes][0]:
+        best[lanes] = ((mins, -len(loop)), loop)
+print(name.split("<", 1)[1].rstrip(">:"))
+for lanes in ("int32", "uint16"):
+    if lanes not in best:
+        print(f"\n{lanes}: no loop found")
+        continue
+    loop = best[lanes][1]
+    count = lambda pat: sum(bool(re.search(pat, t)) for t in loop)
+    mins = count(r"^(v?pmin(sd|uw)|smin|umin)\b")
+    adds = count(r"^(v?padd(d|usw)|add\s+v|uqadd)\b")
+    bcast = count(r"broadcast|\{1to\d+\}|ld1r")
+    loads = count(r"^v?movdq[au]\s+-?(0x)?[0-9a-f]*\(|^(ldr\s+q|ld1\s)") + count(r"^v?padd\w*\s+-?(0x)?[0-9a-f]*\(")
+    stack = count(r"\((%rsp|%rbp)\)|\[sp")
+    copies = count(r"^v?movdq[au]\s+%[xyz]mm\d+,\s*%[xyz]mm\d+$|^mov\s+v\d+\.16b")
+    regs = sorted(set(re.findall(r"%([xyz])mm\d+", " ".join(loop)))) or ["v (NEON)"]
+    print(f"\n{lanes} loop: {len(loop)} instructions; {mins} min, {adds} add, {bcast} broadcast, "
+          f"{loads} vector load, {stack} stack access, {copies} register copy; registers: "
+          f"{', '.join(r + 'mm' if r in 'xyz' else r for r in regs)}")
+    if full or lanes == "int32":
+        for t in loop:
+            print("   ", re.sub(r"\s+<.*", "", t))
 PY

@@ -26,7 +26,7 @@ struct PackedRound {
   int32_t* a = nullptr;
   int32_t* bk = nullptr;
   int64_t a_ints = 0, bk_ints = 0;
-  explicit operator bool() const { return a != nullptr; }
+  KOKKOS_INLINE_FUNCTION explicit operator bool() const { return a != nullptr; }
   /// The same round for a kernel whose rows start `tiles` tile rows further on.
   PackedRound from_row(int tiles) const { return a ? PackedRound{a + tiles * a_ints, bk, a_ints, bk_ints} : *this; }
 };
@@ -60,19 +60,27 @@ class RoundOperands {
   }
 
  private:
+  /// Packs one operand per item: tile (i, k) of the rows held for i < rows, else tile (k, j).
+  struct PackKernel {
+    PackedRound p;
+    const int32_t* rows_base;
+    const int32_t* pivot_row;
+    int64_t n;
+    int B, k, rows, pivots;
+    KOKKOS_INLINE_FUNCTION void operator()(const int t) const {
+      if (t < rows)
+        Ops::pack_a(p.a + t * p.a_ints, rows_base + int64_t(t) * B * n + int64_t(k) * B, n, B, pivots);
+      else
+        Ops::pack_bk(p.bk + (t - rows) * p.bk_ints, pivot_row + int64_t(t - rows) * B, n, B, pivots);
+    }
+  };
+
   PackedRound pack_now(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
-    const int B = rb.block, nb = int(rb.n / B), rows = rb.row_tiles, pivots = rb.pivots(k);
-    const int64_t n = rb.n;
+    const int B = rb.block, nb = int(rb.n / B), rows = rb.row_tiles;
     const PackedRound p{storage_.data(), storage_.data() + rows * int64_t(Ops::a_ints(B)), int64_t(Ops::a_ints(B)),
                         int64_t(Ops::bk_ints(B))};
-    const int32_t* rows_base = rb.rows;
-    Kokkos::parallel_for(
-        "apsp::round_operands", Kokkos::RangePolicy<ExecSpace>(exec, 0, rows + nb), KOKKOS_LAMBDA(const int t) {
-          if (t < rows)
-            Ops::pack_a(p.a + t * p.a_ints, rows_base + int64_t(t) * B * n + int64_t(k) * B, n, B, pivots);
-          else
-            Ops::pack_bk(p.bk + (t - rows) * p.bk_ints, pivot_row + int64_t(t - rows) * B, n, B, pivots);
-        });
+    Kokkos::parallel_for("apsp::round_operands", Kokkos::RangePolicy<ExecSpace>(exec, 0, rows + nb),
+                         PackKernel{p, rb.rows, pivot_row, rb.n, B, k, rows, rb.pivots(k)});
     return p;
   }
 

@@ -46,13 +46,19 @@ struct TileOps {
   static int team_size(int B) { return Traits::team_size(B); }
   static int vector_length(int B) { return Traits::vector_length(B); }
   static size_t product_scratch(int B) {
-    return Traits::kRegisterTiles ? product_scratch_bytes<Traits>(B) : HostTiles<Traits>::scratch_bytes(B);
+    if constexpr (Traits::kRegisterTiles)
+      return product_scratch_bytes<Traits>(B);
+    else
+      return HostTiles<Traits>::scratch_bytes(B);
   }
   /// The CPU's products share a round's packed operands (round_operands.hpp); a GPU's stage
   /// their own slices.
   static constexpr bool kPacksRounds = !Traits::kRegisterTiles;
   static size_t closure_scratch(int B) {
-    return Traits::kRegisterTiles ? closure_scratch_bytes<Traits>(B) : HostTiles<Traits>::close_scratch_bytes(B);
+    if constexpr (Traits::kRegisterTiles)
+      return closure_scratch_bytes<Traits>(B);
+    else
+      return HostTiles<Traits>::close_scratch_bytes(B);
   }
   static constexpr bool kHasTuned = Layout::kHasTuned;
   static bool tuned(int B, int pivots) { return Layout::tuned(B, pivots); }
@@ -85,11 +91,10 @@ struct TileOps {
       else  // the padding past V (last round) is skipped, rounded up to a slice
         RegisterTiles<Traits>::product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
     } else {
-      int32_t* packed = scratch(team, HostTiles<Traits>::scratch_ints(B));
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)  // host code, absent from device passes
-      HostTiles<Traits>::product(c, a, bk, ld, B, pivots, packed);
+      HostTiles<Traits>::product(c, a, bk, ld, B, pivots, scratch(team, HostTiles<Traits>::scratch_ints(B)));
 #else
-      (void)packed;
+      (void)team, (void)c, (void)a, (void)bk, (void)ld, (void)B, (void)pivots;
 #endif
     }
   }
@@ -132,11 +137,10 @@ struct TileOps {
     if constexpr (Traits::kRegisterTiles) {
       RegisterTiles<Traits>::close(team, t, ld, B, pivots, scratch(team, size_t(4) * B));
     } else {
-      int32_t* packed = scratch(team, HostTiles<Traits>::close_scratch_ints(B));
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-      HostTiles<Traits>::close(t, ld, B, pivots, packed);
+      HostTiles<Traits>::close(t, ld, B, pivots, scratch(team, HostTiles<Traits>::close_scratch_ints(B)));
 #else
-      (void)packed;
+      (void)team, (void)t, (void)ld, (void)B, (void)pivots;
 #endif
     }
   }
