@@ -26,14 +26,22 @@ namespace apsp {
 template <class ExecSpace>
 struct BackendTraits;
 
+// The block of C per ISA (above); -DAPSP_HOST_TILE_ROWS=.. -DAPSP_HOST_TILE_REGS=.. try others.
+#ifndef APSP_HOST_TILE_ROWS
+#if defined(APSP_SIMD_AVX512) || defined(APSP_SIMD_NEON)
+#define APSP_HOST_TILE_ROWS 8
+#else
+#define APSP_HOST_TILE_ROWS 4
+#endif
+#endif
+#ifndef APSP_HOST_TILE_REGS
+#define APSP_HOST_TILE_REGS 2
+#endif
+
 template <class ExecSpace>
 struct HostBackendTraits {
-#if defined(APSP_SIMD_AVX512) || defined(APSP_SIMD_NEON)
-  static constexpr int kTileRows = 8;
-#else
-  static constexpr int kTileRows = 4;
-#endif
-  static constexpr int kTileRegs = 2;
+  static constexpr int kTileRows = APSP_HOST_TILE_ROWS;
+  static constexpr int kTileRegs = APSP_HOST_TILE_REGS;
   /// Whether blocks of C whose entries fit take uint16 lanes (where the ISA has them).
   static constexpr bool kHostLanes16 = host_simd::kHas16 && APSP_HOST_LANES16 != 0;
   /// Columns of a block of C (a 16-bit block's, two int32 blocks side by side).
