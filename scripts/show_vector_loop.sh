@@ -15,16 +15,15 @@ python3 - /tmp/apsp_disasm.s "$full" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 full = sys.argv[2] == "--full"
-# The function that holds both loops: HostTiles<...OpenMP...>::Product::block_at (else Serial's).
+# The functions that hold both loops: HostTiles<...OpenMP...>::Product::block_at, and relax32
+# where the compiler kept it apart (else Serial's).
 body, name = [], None
 for want in ("OpenMP", "Serial"):
     on = False
     for l in lines:
         if re.match(r"^[0-9a-f]+ <", l):
-            if on:
-                break
-            on = "Product::block_at" in l and want in l
-            if on:
+            on = "HostTiles" in l and want in l and ("Product::block_at" in l or "Product::relax32" in l)
+            if on and name is None:
                 name = l
             continue
         if on:
@@ -69,9 +68,9 @@ for lanes in ("int32", "uint16"):
     mins = count(r"^(v?pmin(sd|uw)|smin|umin)\b")
     adds = count(r"^(v?padd(d|usw)|add\s+v|uqadd)\b")
     bcast = count(r"broadcast|\{1to\d+\}|ld1r")
-    loads = count(r"^v?movdq[au]\s+-?(0x)?[0-9a-f]*\(|^(ldr\s+q|ld1\s)") + count(r"^v?padd\w*\s+-?(0x)?[0-9a-f]*\(")
+    loads = count(r"^v?movdq[au](32|64)?\s+-?(0x)?[0-9a-f]*\(|^(ldr\s+q|ld1\s)") + count(r"^v?padd\w*\s+-?(0x)?[0-9a-f]*\(")
     stack = count(r"\((%rsp|%rbp)\)|\[sp")
-    copies = count(r"^v?movdq[au]\s+%[xyz]mm\d+,\s*%[xyz]mm\d+$|^mov\s+v\d+\.16b")
+    copies = count(r"^v?movdq[au](32|64)?\s+%[xyz]mm\d+,\s*%[xyz]mm\d+$|^mov\s+v\d+\.16b")
     regs = sorted(set(re.findall(r"%([xyz])mm\d+", " ".join(loop)))) or ["v (NEON)"]
     print(f"\n{lanes} loop: {len(loop)} instructions; {mins} min, {adds} add, {bcast} broadcast, "
           f"{loads} vector load, {stack} stack access, {copies} register copy; registers: "
