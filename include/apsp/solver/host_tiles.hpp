@@ -59,9 +59,10 @@ struct HostTiles {
   static int product(int32_t* c, const int32_t* a, const int32_t* bk, int64_t ld, int B, int pivots, int32_t* scratch) {
     return product(c, a, bk, ld, B, B, pivots, in_scratch(scratch, B), false);
   }
-  /// The same with A and Bk packed already, in every lane type (solver/round_operands.hpp).
-  static int product(int32_t* c, int64_t ld, int B, int pivots, const Packed& packed) {
-    return product(c, nullptr, nullptr, ld, B, B, pivots, packed, true);
+  /// A rows x cols part of a C tile, with A and Bk packed already for the whole tile, in every
+  /// lane type (solver/round_operands.hpp).
+  static int product(int32_t* c, int64_t ld, int rows, int cols, int pivots, const Packed& packed) {
+    return product(c, nullptr, nullptr, ld, rows, cols, pivots, packed, true);
   }
   /// A rows x cols C, an A of rows x pivots and a Bk of pivots x cols (each at most the B that
   /// `s` was made for; rows and cols multiples of W), packed already or into `s`.

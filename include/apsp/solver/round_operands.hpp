@@ -26,9 +26,18 @@ struct PackedRound {
   int32_t* a = nullptr;
   int32_t* bk = nullptr;
   int64_t a_ints = 0, bk_ints = 0;
+  int64_t vertices = 0;  ///< V: rows and columns from V on (padding) are not computed
+  int first_tile = 0;    ///< global tile row of the kernel's first row
   KOKKOS_INLINE_FUNCTION explicit operator bool() const { return a != nullptr; }
   /// The same round for a kernel whose rows start `tiles` tile rows further on.
-  PackedRound from_row(int tiles) const { return a ? PackedRound{a + tiles * a_ints, bk, a_ints, bk_ints} : *this; }
+  PackedRound from_row(int tiles) const {
+    return a ? PackedRound{a + tiles * a_ints, bk, a_ints, bk_ints, vertices, first_tile + tiles} : *this;
+  }
+  /// Entries of tile row (or column) t, global, that are vertices: B but in the last one.
+  KOKKOS_INLINE_FUNCTION int extent(int t, int B) const {
+    const int64_t left = vertices - int64_t(t) * B;
+    return left < B ? int(left) : B;
+  }
 };
 
 /// Holds the packed operands of a round for the tile rows `rb` holds, and packs them (`Ops`: the
@@ -77,8 +86,12 @@ class RoundOperands {
 
   PackedRound pack_now(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
     const int B = rb.block, nb = int(rb.n / B), rows = rb.row_tiles;
-    const PackedRound p{storage_.data(), storage_.data() + rows * int64_t(Ops::a_ints(B)), int64_t(Ops::a_ints(B)),
-                        int64_t(Ops::bk_ints(B))};
+    const PackedRound p{storage_.data(),
+                        storage_.data() + rows * int64_t(Ops::a_ints(B)),
+                        int64_t(Ops::a_ints(B)),
+                        int64_t(Ops::bk_ints(B)),
+                        rb.vertices,
+                        rb.first_tile};
     Kokkos::parallel_for("apsp::round_operands", Kokkos::RangePolicy<ExecSpace>(exec, 0, rows + nb),
                          PackKernel{p, rb.rows, pivot_row, rb.n, B, k, rows, rb.pivots(k)});
     return p;

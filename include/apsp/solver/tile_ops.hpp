@@ -119,12 +119,13 @@ struct TileOps {
     (void)out, (void)bk, (void)ld, (void)B, (void)pivots;
 #endif
   }
-  /// C = min(C, A (min,+) Bk) with A, Bk the packed operands of tile row i and tile column j.
+  /// C = min(C, A (min,+) Bk) with A, Bk the packed operands of tile row i (of the kernel's
+  /// rows) and tile column j; C's rows and columns past V (padding) are left as they are.
   KOKKOS_FORCEINLINE_FUNCTION static void packed_product(const Member& /*team*/, int32_t* c, int64_t ld, int B,
                                                          int pivots, const PackedRound& round, int i, int j) {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     HostTiles<Traits>::product(
-        c, ld, B, pivots,
+        c, ld, round.extent(round.first_tile + i, B), round.extent(j, B), pivots,
         typename HostTiles<Traits>::Packed(B, round.a + i * round.a_ints, round.bk + j * round.bk_ints));
 #else
     (void)c, (void)ld, (void)B, (void)pivots, (void)round, (void)i, (void)j;
