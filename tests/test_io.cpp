@@ -18,6 +18,7 @@
 #include <mutex>
 #include <optional>
 
+#include "apsp/core/cpus.hpp"
 #include "apsp/core/helper_thread.hpp"
 #include "apsp/core/huge_page_array.hpp"
 #include "apsp/core/sizes.hpp"
@@ -411,6 +412,25 @@ TEST(GraphFileTest, EdgesReadAheadAreInHugePageMemory) {
   f.read_edges(0, f.edges(), from_file.data());
   EXPECT_EQ(std::memcmp(f.cached_edges(0, f.edges()), from_file.data(), from_file.size() * 4), 0);
   EXPECT_EQ(from_file[3 * 199999 + 2], 199999 % 100);
+}
+
+// Cores as the OS reports them: hardware threads with the same (package, core) are one core;
+// a CPU whose topology is missing counts as a core of its own.
+TEST(CpuTopologyTest, HardwareThreadsOfOneCoreCountOnce) {
+  const std::filesystem::path root =
+      std::filesystem::temp_directory_path() / ("apsp_topology_" + std::to_string(getpid()));
+  // cpu0..7: two packages of two cores of two hardware threads (cpu4 shares cpu0's core id in
+  // the other package).
+  for (int c = 0; c < 8; ++c) {
+    std::filesystem::create_directories(root / ("cpu" + std::to_string(c)) / "topology");
+    std::ofstream(root / ("cpu" + std::to_string(c)) / "topology" / "physical_package_id") << c / 4 << "\n";
+    std::ofstream(root / ("cpu" + std::to_string(c)) / "topology" / "core_id") << (c % 4) / 2 << "\n";
+  }
+  EXPECT_EQ(cores_of({0, 1, 2, 3, 4, 5, 6, 7}, root.string()), 4);
+  EXPECT_EQ(cores_of({0, 1}, root.string()), 1);
+  EXPECT_EQ(cores_of({0, 2, 4, 6}, root.string()), 4);
+  EXPECT_EQ(cores_of({0, 9}, root.string()), 2);  // cpu9 reports nothing: every CPU a core
+  std::filesystem::remove_all(root);
 }
 
 // Threads' shares cover [0, n) once, in order, their sizes differing by at most one.

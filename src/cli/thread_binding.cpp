@@ -33,6 +33,18 @@ std::vector<int> rank_share(const mpi::Runtime& mpi) {
   if (cpus.empty() || int(cpus.size()) < node_cpus) return cpus;  // bound by the launcher
   return share_of(cpus, mpi.local_rank(), mpi.local_size());
 }
+
+// For the banner, after the program started itself again with its default binding: the cores
+// and hardware threads it may use, and the thread count taken.
+std::string smt_note() {
+  const std::vector<int> cpus = thread_cpus();
+  const int cores = cores_of(cpus), threads = int(cpus.size());
+  if (cores >= threads)
+    return ", " + std::to_string(threads) + " CPUs, one hardware thread each as the OS reports them";
+  const char* ours = std::getenv("APSP_KOKKOS_BINDING");
+  return ", " + std::to_string(cores) + " cores of " + std::to_string(threads) + " hardware threads" +
+         (ours != nullptr && std::string(ours) == "cores" ? ": one thread per core" : "");
+}
 #endif
 
 }  // namespace
@@ -112,13 +124,20 @@ std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mp
   }
   if (bind != nullptr || places != nullptr)
     return std::string("OMP_PROC_BIND=") + (bind ? bind : "(unset)") + " OMP_PLACES=" + (places ? places : "(unset)") +
-           (our_default ? " (default; set either to choose)" : " (yours)");
+           (our_default ? " (default" + smt_note() + "; set either to choose)" : " (yours)");
   if (computes && !mpi.active()) {
     // The OpenMP runtime reads OMP_PROC_BIND and OMP_PLACES when it is loaded, before main():
-    // to bind by default the program starts itself once more with them set (a few ms).
+    // to bind by default the program starts itself once more with them set (a few ms). Where
+    // hardware threads share a core (SMT), one thread per core: the product's micro-kernel keeps
+    // a core's vector units busy from one thread (host_microkernel.hpp), and a second thread on
+    // the same core shares them and its L1 and L2.
+    const std::vector<int> cpus = allowed_cpus();
+    const bool smt = !cpus.empty() && cores_of(cpus) < int(cpus.size());
     ::setenv("OMP_PROC_BIND", "spread", 1);
-    ::setenv("OMP_PLACES", "threads", 1);
-    ::setenv("APSP_KOKKOS_BINDING", "1", 1);
+    ::setenv("OMP_PLACES", smt ? "cores" : "threads", 1);
+    const bool per_core = smt && !host_threads_asked(argc, argv);
+    if (per_core) ::setenv("OMP_NUM_THREADS", std::to_string(cores_of(cpus)).c_str(), 1);
+    ::setenv("APSP_KOKKOS_BINDING", per_core ? "cores" : "1", 1);
     ::execv("/proc/self/exe", argv);
     ::unsetenv("OMP_PROC_BIND");  // could not start again: run unbound, and say so
     ::unsetenv("OMP_PLACES");

@@ -8,7 +8,10 @@
 #endif
 
 #include <algorithm>
+#include <fstream>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace apsp {
@@ -59,6 +62,19 @@ std::string cpu_list(const std::vector<int>& cpus) {
     i = j + 1;
   }
   return text;
+}
+
+int cores_of(const std::vector<int>& cpus, const std::string& sysfs) {
+  std::set<std::pair<long, long>> cores;  // (package, core)
+  for (int c : cpus) {
+    const std::string dir = sysfs + "/cpu" + std::to_string(c) + "/topology/";
+    long package = -1, core = -1;
+    std::ifstream(dir + "physical_package_id") >> package;
+    std::ifstream(dir + "core_id") >> core;
+    if (core < 0) return int(cpus.size());  // not reported
+    cores.insert({package, core});
+  }
+  return int(cores.size());
 }
 
 }  // namespace apsp

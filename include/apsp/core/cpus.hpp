@@ -22,4 +22,9 @@ bool set_allowed_cpus(const std::vector<int>& cpus);
 /// "0-7,16-23".
 std::string cpu_list(const std::vector<int>& cpus);
 
+/// The cores `cpus` belong to, as the OS reports them (/sys/devices/system/cpu/cpuN/topology):
+/// fewer cores than CPUs where hardware threads share a core (SMT). Where the topology is not
+/// reported, every CPU counts as a core. `sysfs`: where the cpuN folders are (tests).
+int cores_of(const std::vector<int>& cpus, const std::string& sysfs = "/sys/devices/system/cpu");
+
 }  // namespace apsp
