@@ -180,7 +180,17 @@ struct I32 {
 #endif
   }
   /// Every lane = *p (a load-port broadcast on x86, ld1r on NEON; AVX-512 folds it into the add).
-  APSP_SIMD_INLINE static Reg broadcast(const int32_t* p) { return splat(*p); }
+  APSP_SIMD_INLINE static Reg broadcast(const int32_t* p) {
+#if defined(APSP_SIMD_NEON)
+    // One ld1r, a load alone: from vld1q_dup_s32 (or splat(*p)) GCC 12 made a scalar load and a
+    // dup, a second instruction on the vector pipes for each row of every pivot.
+    Reg r;
+    asm("ld1r {%0.4s}, [%1]" : "=w"(r) : "r"(p) : "memory");
+    return r;
+#else
+    return splat(*p);
+#endif
+  }
   APSP_SIMD_INLINE static Reg splat(int32_t x) {
 #if defined(APSP_SIMD_AVX512)
     return _mm512_set1_epi32(x);

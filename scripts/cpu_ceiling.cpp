@@ -261,11 +261,16 @@ template <class Lanes>
 void add_variants(std::vector<Variant>& v, const char* name) {
   v.push_back(registers_variant<Lanes>(name));
   // Blocks of C (rows x registers) that fit the register file with their operands.
-#if defined(APSP_SIMD_AVX512) || defined(APSP_SIMD_NEON)
+#if defined(APSP_SIMD_AVX512)
   v.push_back(panels_variant<Lanes, 8, 1>(name));
   v.push_back(panels_variant<Lanes, 8, 2>(name));
   v.push_back(panels_variant<Lanes, 6, 3>(name));
   v.push_back(panels_variant<Lanes, 12, 2>(name));
+#elif defined(APSP_SIMD_NEON)
+  v.push_back(panels_variant<Lanes, 8, 1>(name));
+  v.push_back(panels_variant<Lanes, 8, 2>(name));
+  v.push_back(panels_variant<Lanes, 6, 2>(name));
+  v.push_back(panels_variant<Lanes, 4, 4>(name));
 #else
   v.push_back(panels_variant<Lanes, 4, 2>(name));
   v.push_back(panels_variant<Lanes, 6, 2>(name));

@@ -7,6 +7,9 @@
 #   scripts/deps.sh            -> prints the Kokkos install prefix on its last line
 #   scripts/deps.sh hip        -> the same for HIP (AMD GPUs, gfx908) + Serial, with Debian's
 #                                 hipcc (ROCm 5.2), into .cache/kokkos-3.4.01-hip
+#   scripts/deps.sh aarch64    -> the same for 64-bit Arm (OpenMP + Serial), with Debian's
+#                                 cross compiler, and GoogleTest for it, into
+#                                 .cache/kokkos-3.4.01-aarch64 (the binaries run under qemu-aarch64)
 #
 # A user's own Kokkos wins: set Kokkos_ROOT (or CMAKE_PREFIX_PATH) and nothing is built.
 set -euo pipefail
@@ -15,11 +18,12 @@ cache="$here/.cache"
 log() { echo "[deps] $*" >&2; }
 
 variant=${1:-openmp}
-case "$variant" in openmp | hip) ;; *) echo "usage: scripts/deps.sh [hip]" >&2; exit 2 ;; esac
+case "$variant" in openmp | hip | aarch64) ;; *) echo "usage: scripts/deps.sh [hip|aarch64]" >&2; exit 2 ;; esac
 need_pkgs=(cmake ninja-build g++ libgtest-dev libcli11-dev nlohmann-json3-dev
            libopenmpi-dev openmpi-bin python3-scipy python3-numpy python3-matplotlib dpkg-dev
            clang-format clang-tidy git)
 [ "$variant" = hip ] && need_pkgs+=(hipcc libamdhip64-dev)
+[ "$variant" = aarch64 ] && need_pkgs+=(g++-aarch64-linux-gnu qemu-user)
 missing=()
 for p in "${need_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -38,7 +42,8 @@ fi
 
 prefix="$cache/kokkos-3.4.01-$variant"
 have() { [ -f "$prefix/lib/cmake/$1/$1Config.cmake" ] || [ -f "$prefix/lib64/cmake/$1/$1Config.cmake" ]; }
-if have Kokkos && { [ "$variant" = hip ] || have KokkosKernels; }; then
+if have Kokkos && { [ "$variant" != openmp ] || have KokkosKernels; } &&
+  { [ "$variant" != aarch64 ] || have GTest; }; then
   log "Kokkos 3.4.01 ($variant) found in $prefix"
   echo "$prefix"; exit 0
 fi
@@ -83,6 +88,16 @@ if [ "$variant" = hip ]; then
   log "building Kokkos 3.4.01 (HIP for gfx908 + Serial) into $prefix"
   cmake_install "$src/kokkos-3.4.01" -DCMAKE_CXX_COMPILER=hipcc -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_HIP=ON \
     -DKokkos_ENABLE_SERIAL=ON -DKokkos_ARCH_VEGA908=ON -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF
+  echo "$prefix"; exit 0
+fi
+if [ "$variant" = aarch64 ]; then
+  cross=(-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 -DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc
+         -DCMAKE_CXX_COMPILER=aarch64-linux-gnu-g++)
+  log "building Kokkos 3.4.01 (OpenMP + Serial, aarch64) and GoogleTest into $prefix"
+  have Kokkos || cmake_install "$src/kokkos-3.4.01" "${cross[@]}" -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_OPENMP=ON \
+    -DKokkos_ENABLE_SERIAL=ON -DKokkos_ARCH_ARMV80=ON -DKokkos_ENABLE_LIBDL=OFF -DKokkos_ENABLE_TESTS=OFF \
+    -DKokkos_ENABLE_EXAMPLES=OFF
+  cmake_install /usr/src/googletest "${cross[@]}" -DBUILD_GMOCK=OFF
   echo "$prefix"; exit 0
 fi
 if ! have Kokkos; then

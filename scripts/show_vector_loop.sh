@@ -66,10 +66,11 @@ for lanes in ("int32", "uint16"):
     loop = best[lanes][1]
     count = lambda pat: sum(bool(re.search(pat, t)) for t in loop)
     mins = count(r"^(v?pmin(sd|uw)|smin|umin)\b")
-    adds = count(r"^(v?padd(d|usw)|add\s+v|uqadd)\b")
-    bcast = count(r"broadcast|\{1to\d+\}|ld1r")
-    loads = count(r"^v?movdq[au](32|64)?\s+-?(0x)?[0-9a-f]*\(|^(ldr\s+q|ld1\s)") + count(r"^v?padd\w*\s+-?(0x)?[0-9a-f]*\(")
-    stack = count(r"\((%rsp|%rbp)\)|\[sp")
+    adds = count(r"^(v?padd(d|usw)\b|add\s+v\d|uqadd\b)")
+    bcast = count(r"broadcast|\{1to\d+\}|ld1r|^dup\s+v\d+\.\w+,\s*v\d+\.\w\[")
+    loads = count(r"^v?movdq[au](32|64)?\s+-?(0x)?[0-9a-f]*\(|^(ldr\s+[qs]\d|ld1\s)") + 2 * count(r"^ldp\s+q") + \
+        count(r"^v?padd\w*\s+-?(0x)?[0-9a-f]*\(")
+    stack = count(r"\((%rsp|%rbp)\)|\[sp\b")
     copies = count(r"^v?movdq[au](32|64)?\s+%[xyz]mm\d+,\s*%[xyz]mm\d+$|^mov\s+v\d+\.16b")
     regs = sorted(set(re.findall(r"%([xyz])mm\d+", " ".join(loop)))) or ["v (NEON)"]
     print(f"\n{lanes} loop: {len(loop)} instructions; {mins} min, {adds} add, {bcast} broadcast, "

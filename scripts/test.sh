@@ -5,14 +5,16 @@
 # conformance cases); then build once more with UndefinedBehaviorSanitizer on the project's own
 # code, and without Kokkos Kernels (as a GPU build made with Kokkos alone: the self-check's
 # plain CSR), and run the suite again there (style checks once are enough), any report failing it;
-# last, compile the program and the test binaries for AMD GPUs (HIP, gfx908) and check the
-# phase kernels' machine code (scripts/build_hip.sh): a HIP build that fails fails the run.
+# then compile the program and the test binaries for AMD GPUs (HIP, gfx908) and check the
+# phase kernels' machine code (scripts/build_hip.sh): a HIP build that fails fails the run;
+# last, cross-compile for 64-bit Arm and run the CPU micro-kernel's tests, the conformance cases
+# and random graphs against the x86 output under qemu-aarch64 (scripts/build_arm.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$("$here/scripts/build.sh")
 (cd "$build" && ctest --output-on-failure)
 ubsan=$(BUILD_DIR="$here/build-ubsan" CMAKE_ARGS="${CMAKE_ARGS:-} -DAPSP_SANITIZE=undefined -DAPSP_WITH_KOKKOS_KERNELS=OFF" \
   "$here/scripts/build.sh")
-cd "$ubsan"
-UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -LE style
+(cd "$ubsan" && UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -LE style)
 "$here/scripts/build_hip.sh" >/dev/null
+X86_BUILD="$build" "$here/scripts/build_arm.sh"
