@@ -19,6 +19,9 @@
 
 namespace apsp::host_simd {
 
+// 32-bit offsets on purpose, as in solver/tile_ops.hpp: a_pitch * MR stays far below 2^31.
+// NOLINTBEGIN(bugprone-implicit-widening-of-multiplication-result)
+
 /// `Lanes`: I32 or U16. A operand: its rows `a_pitch` words apart, one word per pivot (an int32
 /// distance, or for U16 the capped distance in both halves). B operand: per pivot, NV registers
 /// of lanes, contiguous (pivot p at b + p * NV * Lanes::W).
@@ -60,5 +63,7 @@ struct MicroTile {
     }
   }
 };
+
+// NOLINTEND(bugprone-implicit-widening-of-multiplication-result)
 
 }  // namespace apsp::host_simd

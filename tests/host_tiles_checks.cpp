@@ -41,6 +41,12 @@ struct Matrix {
 
 using Fill = int32_t (*)(std::mt19937&, int i, int j);
 
+/// The first 64-byte aligned entry of `v` (scratch as Kokkos gives it: 64 bytes of slack).
+int32_t* aligned64(std::vector<int32_t>& v) {
+  const auto misaligned = reinterpret_cast<uintptr_t>(v.data()) % 64;
+  return v.data() + (misaligned == 0 ? 0 : (64 - misaligned) / sizeof(int32_t));
+}
+
 std::string where(const char* what, int i, int j, int64_t got, int64_t want) {
   return std::string(what) + ": entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
          std::to_string(got) + ", expected " + std::to_string(want);
@@ -77,8 +83,7 @@ std::string product_case(int B, int pivots, Fill c_fill, Fill ab_fill, int& sixt
       want[size_t(i) * B + j] = best;
     }
   std::vector<int32_t> scratch(apsp::Impl::HostTiles<S>::scratch_bytes(B) / 4 + 16);
-  auto* aligned = reinterpret_cast<int32_t*>((reinterpret_cast<uintptr_t>(scratch.data()) + 63) / 64 * 64);
-  sixteen = apsp::Impl::HostTiles<S>::product(c, a, bk, m.ld, B, pivots, aligned);
+  sixteen = apsp::Impl::HostTiles<S>::product(c, a, bk, m.ld, B, pivots, aligned64(scratch));
   for (int i = 0; i < B; ++i)
     for (int j = 0; j < B; ++j)
       if (c[i * m.ld + j] != want[size_t(i) * B + j])
@@ -102,8 +107,7 @@ std::string close_case(int B, int pivots, Fill fill) {
         want[size_t(i) * B + j] = std::min(want[size_t(i) * B + j], want[size_t(i) * B + p] + want[size_t(p) * B + j]);
   using H = apsp::Impl::HostTiles<S>;
   std::vector<int32_t> scratch(H::close_scratch_bytes(B) / 4 + 16);
-  auto* aligned = reinterpret_cast<int32_t*>((reinterpret_cast<uintptr_t>(scratch.data()) + 63) / 64 * 64);
-  H::close(m.at(0, 0), m.ld, B, pivots, aligned);
+  H::close(m.at(0, 0), m.ld, B, pivots, aligned64(scratch));
   for (int i = 0; i < B; ++i)
     for (int j = 0; j < B; ++j)
       if (*m.at(i, j) != want[size_t(i) * B + j]) return where("close", i, j, *m.at(i, j), want[size_t(i) * B + j]);
@@ -148,19 +152,27 @@ std::string all_cases() {
       for (const Case& k : cases) {
         for (int alias = 0; alias < 3; ++alias) {
           const std::string r = product_case<S>(B, pivots, k.c, k.ab, sixteen, alias);
-          const std::string name = std::string(k.name) + (alias == 1 ? ", C = A" : alias == 2 ? ", C = Bk" : "") + tag;
-          if (!r.empty()) return name + ": " + r;
+          std::string name = k.name;
+          name += alias == 1 ? ", C = A" : alias == 2 ? ", C = Bk" : "";
+          name += tag + ": ";
+          if (!r.empty()) return name + r;
           const int blocks = ((B + S::kTileRows - 1) / S::kTileRows) *
                              ((B + apsp::Impl::HostTiles<S>::NR16 - 1) / apsp::Impl::HostTiles<S>::NR16);
           if (alias == 0 && k16 && k.all16 && sixteen != blocks)
-            return name + ": " + std::to_string(sixteen) + " of " + std::to_string(blocks) + " blocks in 16-bit lanes";
+            return name + std::to_string(sixteen) + " of " + std::to_string(blocks) + " blocks in 16-bit lanes";
           if (alias == 0 && k.none16 && sixteen != 0)
-            return name + ": " + std::to_string(sixteen) + " blocks in 16-bit lanes, none may be";
-          if (alias == 0 && !k16 && sixteen != 0) return name + ": 16-bit lanes in an int32 build";
+            return name + std::to_string(sixteen) + " blocks in 16-bit lanes, none may be";
+          if (alias == 0 && !k16 && sixteen != 0) return name + "16-bit lanes in an int32 build";
         }
       }
-      if (const std::string r = close_case<S>(B, pivots, some_inf); !r.empty()) return "close, INF" + tag + ": " + r;
-      if (const std::string r = close_case<S>(B, pivots, small_ab); !r.empty()) return "close, small" + tag + ": " + r;
+      for (const Fill fill : {some_inf, small_ab})
+        if (const std::string r = close_case<S>(B, pivots, fill); !r.empty()) {
+          std::string what = fill == some_inf ? "close, INF" : "close, small";
+          what += tag;
+          what += ": ";
+          what += r;
+          return what;
+        }
     }
   }
   return "";
