@@ -15,7 +15,7 @@ namespace apsp {
 // Thread tile 8 x 8 (two runs of 4 rows by two runs of 4 columns, B/2 apart) and B = 128:
 // a team of 256 threads, each keeping 64 results in registers for a whole round, staging the
 // operands 16 pivots at a time in two alternating buffers (37 KiB of shared memory, under the
-// 40 KiB of team scratch Kokkos 4.6 grants). docs/results.md has the block-size study. Overridable
+// 40 KiB of team scratch Kokkos 4.6 grants). docs/results-log.md has the block-size study. Overridable
 // at build time (-DAPSP_CUDA_TILE_ROWS=... -DAPSP_CUDA_TILE_COLS=... -DAPSP_CUDA_BLOCK=...).
 #ifndef APSP_CUDA_TILE_ROWS
 #define APSP_CUDA_TILE_ROWS 8
@@ -27,7 +27,7 @@ namespace apsp {
 #define APSP_CUDA_BLOCK 128
 #endif
 // Of a thread tile's 64 entries, how many take the pair form for each two pivots (the rest:
-// two fused add-mins). scripts/minplus_mix.sh measures every mix; docs/results.md has the
+// two fused add-mins). scripts/minplus_mix.sh measures every mix; docs/results-log.md has the
 // figures behind this choice.
 #ifndef APSP_CUDA_PAIRED_ENTRIES
 #define APSP_CUDA_PAIRED_ENTRIES 40

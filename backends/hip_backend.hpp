@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // HIP backend (AMD Instinct: CDNA, gfx908 / gfx90a), kernel tuning. Compiled and inspected, never
-// run: no AMD GPU was at hand (README, docs/results.md).
+// run: no AMD GPU was at hand (README, docs/results-log.md).
 //
 // What differs from the CUDA backend and why:
 // - A wavefront is 64 lanes; a compute unit (CU) has four SIMDs, 64 KiB of LDS (team scratch)
@@ -9,7 +9,7 @@
 // - One team per CU, with up to 256 VGPRs a thread: a thread's 64 results and a slice's
 //   operands (8 pivots: 64 values of A and 64 of Bk, which the compiler loads all at once) need
 //   about 200. Compiled for two teams per CU (128 VGPRs), the phase kernels spilled 128 values
-//   to AGPRs and 15 to 30 more to scratch (scripts/show_hip_kernel.sh, docs/results.md).
+//   to AGPRs and 15 to 30 more to scratch (scripts/show_hip_kernel.sh, docs/results-log.md).
 // - Slices of 8 pivots: 2 x (128 x 12 + 8 x 132) int32 = 20 KiB of LDS (16 pivots would double
 //   the operand registers). No asynchronous copy from global memory to LDS that this compiler
 //   exposes (CDNA's LDS-direct buffer loads are 4 bytes a lane and not reachable from HIP C++):

@@ -51,7 +51,7 @@ function(apsp_host_tuning target)
   message(STATUS "Host code: ${tuning}")
   if(NOT APSP_NATIVE AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
     message(STATUS "Host code: portable x86-64 kernels use SSE2 only; the OpenMP solve measured 7.8x slower "
-                   "than -march=native with AVX-512 (docs/results.md). Configure with -DAPSP_NATIVE=ON to build "
+                   "than -march=native with AVX-512 (docs/results-log.md). Configure with -DAPSP_NATIVE=ON to build "
                    "for the machine that runs it.")
   endif()
   # The line goes through a generated header, not a -D: nvcc_wrapper drops the spaces of a

@@ -4,7 +4,7 @@
 
 Each configuration runs --repeats times as a whole process; the table gives the median.
 Graphs come from apsp_gen (random, E ~ density * V^2), made once in --work-dir.
-Rows are also printed as Markdown for docs/results.md, with device, date and commit.
+Rows are also printed as Markdown for docs/results-log.md, with device, date and commit.
 
   scripts/bench.py --build build --sizes 2000 4000 --repeats 3
   scripts/bench.py --build build --sizes 20000 40000 --block-sizes 64 128 --ceiling 1.67e13
@@ -138,7 +138,7 @@ def main():
             line += f" {100 * r['relax_solve'] / args.ceiling:>9.1f}%"
         line += "  " + " ".join(f"{k}={v:.3f}" for k, v in r["stages"].items())
         print(line)
-    print("\nMarkdown rows (docs/results.md):")
+    print("\nMarkdown rows (docs/results-log.md):")
     for r in rows:
         print(f"| {dev} | {date} | {rev} | {r['V']} | {r['E']} | {r['backend']} ({r['conc']}) | {r['ranks']} | {r['block']} | "
               f"{r['solve']:.3f} | {r['total']:.3f} ({r['process']:.3f} process) | {r['relax_solve']:.3e} | "

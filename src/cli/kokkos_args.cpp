@@ -40,7 +40,7 @@ std::string threads_option(int n) {
 
 // Host threads for Kokkos where the user chose none, or 0 for Kokkos' own default: one where
 // OpenMP's threads do not compute (a GPU's run, or Serial's: a pool of 16 cost 0.014 s of a
-// V = 1000 run's 0.386 s on an H100 host, docs/results.md); with several ranks on a node, the
+// V = 1000 run's 0.386 s on an H100 host, docs/results-log.md); with several ranks on a node, the
 // node's cores shared among its ranks.
 int default_host_threads(int argc, char* argv[], const mpi::Runtime& mpi) {
 #if defined(KOKKOS_ENABLE_OPENMP)

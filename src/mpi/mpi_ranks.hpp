@@ -59,7 +59,7 @@ class MpiRanks {
   /// pinned host memory. MPI is the default because it measured faster on 2 x H200 (NVLink),
   /// V = 40000: whole run 4.20 s against 4.97 s, solve 2.32 against 2.49 s; NCCL's set-up takes
   /// 0.4 s, and its kernels wait for SMs beside phase 3 where copies do not
-  /// (docs/results.md). Throws std::invalid_argument for a path this build or backend lacks.
+  /// (docs/results-log.md). Throws std::invalid_argument for a path this build or backend lacks.
   template <class ExecSpace>
   PivotPath pivot_path() const {
     const bool device = DistributedFloydWarshall<ExecSpace>::has_device_collectives();

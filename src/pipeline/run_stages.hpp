@@ -315,9 +315,9 @@ RunReport run_stages(const RunOptions& opt, Procs& procs) {
   // their pages resident (several threads, piece by piece) while the device computes. When the
   // file lives in memory (tmpfs), each piece is also pinned, so that the device copies the
   // result straight into the file instead of through a staging buffer and a second copy by the
-  // host (6.4 GB at V = 40000: docs/results.md); the copy starts on the first pieces ready. A
+  // host (6.4 GB at V = 40000: docs/results-log.md); the copy starts on the first pieces ready. A
   // run that fails first (the check) stops it after the pieces under way. Started before the
-  // build instead, it slowed the build and the solve (docs/results.md).
+  // build instead, it slowed the build and the solve (docs/results-log.md).
   ReadyRows<Runtime> ready, pred_ready;  // before `reserve`: outlive the thread that fills them
   std::optional<BackgroundTask> reserve;
   if (!host_is_device<ExecSpace>() && (!out->discards() || (pred_out && !pred_out->discards())))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Large host arrays in transparent huge pages where the system grants them: a device pins them
 // in half the time (960 MB of edges read ahead: 0.019 s against 0.036-0.043 s on an H200 host)
-// and they are freed in a tenth (0.002 s against 0.027-0.030 s); docs/results.md.
+// and they are freed in a tenth (0.002 s against 0.027-0.030 s); docs/results-log.md.
 #pragma once
 
 #include <cstddef>

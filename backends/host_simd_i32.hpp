@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// int32 lanes of the CPU's vector registers (host_simd_isa.hpp): loads, stores, broadcasts,
+// add-min, the test for entries below 2^16, and the 16-bit pairs of a lane.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "host_simd_isa.hpp"
+
+namespace apsp::host_simd {
+
+/// int32 lanes: c = min(c, a + b) is one add and one signed min (x86 has no fused form).
+struct I32 {
+  static constexpr int W = kInts;  ///< lanes
+  using Lane = int32_t;
+  APSP_SIMD_INLINE static Reg load(const int32_t* p) {  // p: aligned to kBytes
+#if defined(APSP_SIMD_AVX512)
+    return _mm512_load_si512(p);
+#elif defined(APSP_SIMD_AVX2)
+    return _mm256_load_si256(reinterpret_cast<const __m256i*>(p));
+#elif defined(APSP_SIMD_SSE41) || defined(APSP_SIMD_SSE2)
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(p));
+#elif defined(APSP_SIMD_NEON)
+    return vld1q_s32(p);
+#else
+    Reg r;
+    std::memcpy(r.v, p, sizeof r);
+    return r;
+#endif
+  }
+  /// From memory that need not be aligned (rows of the matrix are 16-byte aligned only).
+  APSP_SIMD_INLINE static Reg loadu(const int32_t* p) {
+#if defined(APSP_SIMD_AVX512)
+    return _mm512_loadu_si512(p);
+#elif defined(APSP_SIMD_AVX2)
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+#elif defined(APSP_SIMD_SSE41) || defined(APSP_SIMD_SSE2)
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+#else
+    return load(p);
+#endif
+  }
+  APSP_SIMD_INLINE static void store(int32_t* p, Reg v) {
+#if defined(APSP_SIMD_AVX512)
+    _mm512_store_si512(p, v);
+#elif defined(APSP_SIMD_AVX2)
+    _mm256_store_si256(reinterpret_cast<__m256i*>(p), v);
+#elif defined(APSP_SIMD_SSE41) || defined(APSP_SIMD_SSE2)
+    _mm_store_si128(reinterpret_cast<__m128i*>(p), v);
+#elif defined(APSP_SIMD_NEON)
+    vst1q_s32(p, v);
+#else
+    std::memcpy(p, v.v, sizeof v);
+#endif
+  }
+  APSP_SIMD_INLINE static void storeu(int32_t* p, Reg v) {
+#if defined(APSP_SIMD_AVX512)
+    _mm512_storeu_si512(p, v);
+#elif defined(APSP_SIMD_AVX2)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+#elif defined(APSP_SIMD_SSE41) || defined(APSP_SIMD_SSE2)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+#else
+    store(p, v);
+#endif
+  }
+  /// Every lane = *p (a load-port broadcast on x86, ld1r on NEON; AVX-512 folds it into the add).
+  APSP_SIMD_INLINE static Reg broadcast(const int32_t* p) {
+#if defined(APSP_SIMD_NEON)
+    // One ld1r, a load alone: from vld1q_dup_s32 (or splat(*p)) GCC 12 made a scalar load and a
+    // dup, a second instruction on the vector pipes for each row of every pivot.
+    Reg r;
+    asm("ld1r {%0.4s}, [%1]" : "=w"(r) : "r"(p) : "memory");
+    return r;
+#else
+    return splat(*p);
+#endif
+  }
+  APSP_SIMD_INLINE static Reg splat(int32_t x) {
+#if defined(APSP_SIMD_AVX512)
+    return _mm512_set1_epi32(x);
+#elif defined(APSP_SIMD_AVX2)
+    return _mm256_set1_epi32(x);
+#elif defined(APSP_SIMD_SSE41) || defined(APSP_SIMD_SSE2)
+    return _mm_set1_epi32(x);
+#elif defined(APSP_SIMD_NEON)
+    return vdupq_n_s32(x);
+#else
+    return Reg{{x, x, x, x}};
+#endif
+  }
+  /// min(c, a + b) per lane; operands are distances or INF, so a + b never overflows.
+  APSP_SIMD_INLINE static Reg add_min(Reg c, Reg a, Reg b) {
+#if defined(APSP_SIMD_AVX512)
+    return _mm512_min_epi32(c, _mm512_add_epi32(a, b));
+#elif defined(APSP_SIMD_AVX2)
+    return _mm256_min_epi32(_mm256_add_epi32(a, b), c);
+#elif defined(APSP_SIMD_SSE41)
+    return _mm_min_epi32(c, _mm_add_epi32(a, b));
+#elif defined(APSP_SIMD_SSE2)
+    const __m128i s = _mm_add_epi32(a, b), less = _mm_cmplt_epi32(s, c);
+    return _mm_or_si128(_mm_and_si128(less, s), _mm_andnot_si128(less, c));
+#elif defined(APSP_SIMD_NEON)
+    return vminq_s32(c, vaddq_s32(a, b));
+#else
+    Reg r;
+    for (int j = 0; j < 4; ++j) r.v[j] = a.v[j] + b.v[j] < c.v[j] ? a.v[j] + b.v[j] : c.v[j];
+    return r;
+#endif
+  }
+  /// Bitwise or (to ask whether any lane of several registers is at least 2^16).
+  APSP_SIMD_INLINE static Reg bit_or(Reg a, Reg b) {
+#if defined(APSP_SIMD_AVX512)
+    return _mm512_or_si512(a, b);
+#elif defined(APSP_SIMD_AVX2)
+    return _mm256_or_si256(a, b);
+#elif defined(APSP_SIMD_SSE41) || defined(APSP_SIMD_SSE2)
+    return _mm_or_si128(a, b);
+#elif defined(APSP_SIMD_NEON)
+    return vorrq_s32(a, b);
+#else
+    Reg r;
+    for (int j = 0; j < 4; ++j) r.v[j] = a.v[j] | b.v[j];
+    return r;
+#endif
+  }
+  /// Each lane v (>= 0) -> min(v, 2^16 - 1) in both of its halves: a U16 broadcast word.
+  APSP_SIMD_INLINE static Reg pair16(Reg v) {
+#if defined(APSP_SIMD_AVX512)
+    const __m512i m = _mm512_min_epi32(v, _mm512_set1_epi32(0xffff));
+    return _mm512_or_si512(m, _mm512_slli_epi32(m, 16));
+#elif defined(APSP_SIMD_AVX2)
+    const __m256i m = _mm256_min_epi32(v, _mm256_set1_epi32(0xffff));
+    return _mm256_or_si256(m, _mm256_slli_epi32(m, 16));
+#elif defined(APSP_SIMD_SSE41)
+    const __m128i m = _mm_min_epi32(v, _mm_set1_epi32(0xffff));
+    return _mm_or_si128(m, _mm_slli_epi32(m, 16));
+#elif defined(APSP_SIMD_NEON)
+    const int32x4_t m = vminq_s32(v, vdupq_n_s32(0xffff));
+    return vorrq_s32(m, vshlq_n_s32(m, 16));
+#else
+    int32_t lanes[kInts];
+    std::memcpy(lanes, &v, sizeof v);
+    for (int j = 0; j < kInts; ++j) {
+      const uint32_t m = lanes[j] > 0xffff ? 0xffffu : uint32_t(lanes[j]);
+      lanes[j] = int32_t(m | (m << 16));
+    }
+    Reg r;
+    std::memcpy(&r, lanes, sizeof r);
+    return r;
+#endif
+  }
+  /// Whether every lane of `v`, taken as unsigned, is below 2^16.
+  APSP_SIMD_INLINE static bool below_2_16(Reg v) {
+#if defined(APSP_SIMD_AVX512)
+    return _mm512_test_epi32_mask(v, _mm512_set1_epi32(int32_t(0xffff0000u))) == 0;
+#elif defined(APSP_SIMD_AVX2)
+    return _mm256_testz_si256(v, _mm256_set1_epi32(int32_t(0xffff0000u))) != 0;
+#elif defined(APSP_SIMD_SSE41)
+    return _mm_testz_si128(v, _mm_set1_epi32(int32_t(0xffff0000u))) != 0;
+#elif defined(APSP_SIMD_NEON)
+    return vmaxvq_u32(vreinterpretq_u32_s32(v)) < 0x10000u;
+#else
+    int32_t lanes[kInts];
+    std::memcpy(lanes, &v, sizeof v);
+    uint32_t any = 0;
+    for (int j = 0; j < kInts; ++j) any |= uint32_t(lanes[j]);
+    return any < 0x10000u;
+#endif
+  }
+};
+
+}  // namespace apsp::host_simd
