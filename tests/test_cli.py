@@ -456,10 +456,17 @@ class Options(unittest.TestCase):
                                 (["--generate", "0", "--no-output"], ["V must be in"]),
                                 (["--generate", "10,91", "--no-output"], ["E must be in"]),
                                 (["--generate", "10,5,-1", "--no-output"], ["SEED"]),
-                                (["--verify=3", "--no-verify", case, os.path.join(tmp, "o")], ["excludes"])):
+                                (["--verify=3", "--no-verify", case, os.path.join(tmp, "o")], ["excludes"]),
+                                (["--verify=x", case, os.path.join(tmp, "o")], ["--verify=x", "positive"]),
+                                (["-b", "abc", case, os.path.join(tmp, "o")], ["--block-size", "'abc'", "positive"]),
+                                (["--write-threads", "abc", case, os.path.join(tmp, "o")], ["--write-threads", "'abc'"]),
+                                (["--write-threads", "0", case, os.path.join(tmp, "o")], ["--write-threads", "'0'"]),
+                                (["--generate", "100", "--no-output", "--test-perturb-entry", "abc"],
+                                 ["--test-perturb-entry abc", "ROW,COL"])):
                 p = run(*args)
                 self.assertEqual(p.returncode, 2, p.stderr)
                 assert_one_error_line(self, p, words)
+                self.assertLess(len(p.stderr), 200, p.stderr)  # one short line, not a range of doubles
             self.assertEqual(os.listdir(tmp), [])
 
     def test_kokkos_help_is_a_whole_run(self):

@@ -16,26 +16,44 @@
 
 namespace apsp::cli {
 
-std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool speaker, int& exit_status) {
-  CommandLine cl;
+namespace {
+
+// A bad value in an option: its message becomes the one error line, with exit status 2.
+struct UsageError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// A positive integer, said in one short line (CLI11's PositiveNumber names the double range).
+const CLI::Validator kPositive(
+    [](std::string& text) {
+      try {
+        size_t used = 0;
+        if (std::stoll(text, &used) > 0 && used == text.size()) return std::string();
+      } catch (const std::exception&) {
+      }
+      return "'" + text + "' is not a positive integer";
+    },
+    "POSITIVE");
+
+// What the options hold as text until they are converted.
+struct RawOptions {
+  std::vector<std::string> files;
+  std::string generate, verify_k, host_memory, perturb, perturb_predecessor;
+  bool no_verify = false;
+  CLI::Option* verify = nullptr;
+};
+
+void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
   RunOptions& opt = cl.run;
-  std::string verify_k;
-  std::string perturb, perturb_predecessor;
-  CLI::App app{"apsp_kokkos " APSP_VERSION
-               ": all-pairs shortest paths (blocked Floyd-Warshall, Kokkos).\n"
-               "Reads a binary edge list (int32 V, E, then E x (src, dst, w)) and writes the V x V\n"
-               "int32 distance matrix; unreachable pairs get 2^30-1."};
   app.footer(
       "Kokkos options come first and are Kokkos' own: --kokkos-help lists them "
       "(--kokkos-device-id, --kokkos-num-threads, --kokkos-print-configuration, ...).\n");
-  std::vector<std::string> files;
-  app.add_option("files", files,
+  app.add_option("files", raw.files,
                  "INPUT OUTPUT: the graph file to read and the distance matrix file to write (INPUT is left out "
                  "with --generate, OUTPUT with --no-output)")
       ->expected(0, 64)
       ->type_name("INPUT OUTPUT");  // more than two: refused below with the names expected
-  std::string generate;
-  app.add_option("--generate", generate,
+  app.add_option("--generate", raw.generate,
                  "V[,E[,SEED]]: make a random graph in place of INPUT (each ordered pair an edge with probability "
                  "E/(V(V-1)), weights uniform in 0..1000; E default 5V, SEED 1): apsp_gen -n V -e E --seed SEED "
                  "writes the same graph");
@@ -46,13 +64,12 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
                  "smallest predecessor. Costs 8 more bytes per matrix entry where the solver runs")
       ->type_name("FILE");
   app.add_option("-b,--block-size", opt.block_size, "tile edge length B (default: the backend's, see backends/)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   app.add_flag("-q,--quiet", cl.quiet, "print nothing but errors (and a FAILED check)");
-  auto* verify = app.add_flag("--verify{default}", verify_k,
-                              "check K rows against Dijkstra (default 8; --verify alone: every row up to V = 512, "
-                              "else 8); prints PASSED or FAILED, and FAILED exits 1 with no output file");
-  bool no_verify = false;
-  app.add_flag("--no-verify", no_verify, "skip the self-check")->excludes(verify);
+  raw.verify = app.add_flag("--verify{default}", raw.verify_k,
+                            "check K rows against Dijkstra (default 8; --verify alone: every row up to V = 512, "
+                            "else 8); prints PASSED or FAILED, and FAILED exits 1 with no output file");
+  app.add_flag("--no-verify", raw.no_verify, "skip the self-check")->excludes(raw.verify);
   app.add_option("--json", cl.json_path, "write a JSON record of the run to this file");
   app.add_flag("--progress", cl.progress, "show rounds done and time left (default: when stderr is a terminal)");
   app.add_flag("--phase-times", opt.phase_times,
@@ -60,7 +77,7 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
   app.add_option("--backend", opt.backend, "execution space to run on (default: Kokkos' default)");
   app.add_flag("--list-backends", "print the execution spaces this build enables and exit");
   app.add_option("--write-threads", opt.write_threads, "parallel writers for the output (default: up to 8)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   app.add_flag("--mpi-io", opt.mpi_io,
                "under MPI, write the output through MPI-IO even when every rank is on one node (default there: "
                "parallel copies into a shared mapping)");
@@ -68,15 +85,73 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
                  "under MPI, how pivot rows travel between GPUs: mpi, device (NCCL, where the build has it), or auto "
                  "(mpi, the faster where measured)")
       ->check(CLI::IsMember({"auto", "device", "mpi"}));
-  std::string host_memory;
-  app.add_option("--max-host-memory", host_memory,
+  app.add_option("--max-host-memory", raw.host_memory,
                  "host memory the run may use, e.g. 64GB or 512MiB (default: what the OS reports available)");
   // Test-only: corrupts one entry after the solve, so that tests can see --verify catch it.
-  app.add_option("--test-perturb-entry", perturb, "")->group("");                    // "ROW,COL"
-  app.add_option("--test-perturb-predecessor", perturb_predecessor, "")->group("");  // "ROW,COL"
+  app.add_option("--test-perturb-entry", raw.perturb, "")->group("");                    // "ROW,COL"
+  app.add_option("--test-perturb-predecessor", raw.perturb_predecessor, "")->group("");  // "ROW,COL"
   app.set_version_flag("--version", std::string("apsp_kokkos ") + APSP_VERSION + " (" + APSP_GIT_HASH + "), Kokkos " +
                                         kokkos_version_string());
+}
 
+// "ROW,COL" of the test-only hooks.
+void row_col(const std::string& text, const char* option, int64_t& row, int64_t& col) {
+  try {
+    const size_t comma = text.find(',');
+    row = std::stoll(text.substr(0, comma));
+    col = comma == std::string::npos ? 0 : std::stoll(text.substr(comma + 1));
+  } catch (const std::exception&) {
+    throw UsageError(std::string(option) + " " + text + ": expected ROW,COL");
+  }
+}
+
+// The options' text converted and checked together; throws UsageError.
+void convert(RawOptions& raw, CommandLine& cl) {
+  RunOptions& opt = cl.run;
+  if (!raw.generate.empty()) {
+    try {
+      opt.generate = parse_random_graph_spec(raw.generate);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
+  // The files: INPUT OUTPUT, or with --generate only OUTPUT, with --no-output only INPUT.
+  const bool generated = !raw.generate.empty();
+  const size_t wanted = size_t(generated ? 0 : 1) + size_t(opt.no_output ? 0 : 1);
+  if (raw.files.size() != wanted) {
+    const char* names = generated ? (opt.no_output ? "no file" : "OUTPUT") : (opt.no_output ? "INPUT" : "INPUT OUTPUT");
+    throw UsageError(std::string("expected ") + names + ", got " + std::to_string(raw.files.size()) + " file name" +
+                     (raw.files.size() == 1 ? "" : "s") + " (--help lists the options)");
+  }
+  if (!generated) opt.input = raw.files[0];
+  if (!opt.no_output) opt.output = raw.files.back();
+  if (raw.no_verify) opt.verify_rows = -1;
+  if (raw.verify->count() > 0) {
+    const std::string bad = "--verify=" + raw.verify_k + ": K must be a positive number of rows";
+    try {
+      opt.verify_rows = raw.verify_k == "default" ? 0 : std::stoll(raw.verify_k);
+    } catch (const std::exception&) {
+      throw UsageError(bad);
+    }
+    if (opt.verify_rows < 1 && raw.verify_k != "default") throw UsageError(bad);
+  }
+  opt.record_path = cl.json_path;
+  if (!raw.host_memory.empty()) {
+    try {
+      opt.host_memory_limit = parse_bytes(raw.host_memory, "--max-host-memory");
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
+  if (!raw.perturb.empty()) row_col(raw.perturb, "--test-perturb-entry", opt.perturb_row, opt.perturb_col);
+  if (!raw.perturb_predecessor.empty())
+    row_col(raw.perturb_predecessor, "--test-perturb-predecessor", opt.perturb_predecessor_row,
+            opt.perturb_predecessor_col);
+}
+
+}  // namespace
+
+std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool speaker, int& exit_status) {
   // --list-backends needs no positional arguments.
   for (size_t i = 1; i < args.size(); ++i)
     if (std::string(args[i]) == "--list-backends") {
@@ -85,75 +160,30 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
       exit_status = 0;
       return std::nullopt;
     }
-  // Every rank parses the same arguments and reaches the same verdict; rank 0 prints it.
+  CommandLine cl;
+  RawOptions raw;
+  CLI::App app{"apsp_kokkos " APSP_VERSION
+               ": all-pairs shortest paths (blocked Floyd-Warshall, Kokkos).\n"
+               "Reads a binary edge list (int32 V, E, then E x (src, dst, w)) and writes the V x V\n"
+               "int32 distance matrix; unreachable pairs get 2^30-1."};
+  define_options(app, cl, raw);
+  // Every rank parses the same arguments and reaches the same verdict; rank 0 prints it. The one
+  // place where a usage error becomes one line and exit status 2.
   try {
     app.parse(static_cast<int>(args.size()), args.data());
+    convert(raw, cl);
+    return cl;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {  // --help, --version: printed, done
       exit_status = speaker ? app.exit(e) : 0;
-    } else {  // a usage error: one line and status 2, whatever CLI11's own code for it
-      if (speaker) std::fprintf(stderr, "apsp_kokkos: error: %s (--help lists the options)\n", e.what());
-      exit_status = 2;
-    }
-    return std::nullopt;
-  }
-
-  if (!generate.empty()) {
-    try {
-      opt.generate = parse_random_graph_spec(generate);
-    } catch (const std::invalid_argument& e) {
-      if (speaker) std::fprintf(stderr, "apsp_kokkos: error: %s\n", e.what());
-      exit_status = 2;
       return std::nullopt;
     }
+    if (speaker) std::fprintf(stderr, "apsp_kokkos: error: %s (--help lists the options)\n", e.what());
+  } catch (const UsageError& e) {
+    if (speaker) std::fprintf(stderr, "apsp_kokkos: error: %s\n", e.what());
   }
-  // The files: INPUT OUTPUT, or with --generate only OUTPUT, with --no-output only INPUT.
-  const bool generated = !generate.empty();
-  const size_t wanted = size_t(generated ? 0 : 1) + size_t(opt.no_output ? 0 : 1);
-  if (files.size() != wanted) {
-    if (speaker) {
-      const char* names =
-          generated ? (opt.no_output ? "no file" : "OUTPUT") : (opt.no_output ? "INPUT" : "INPUT OUTPUT");
-      std::fprintf(stderr, "apsp_kokkos: error: expected %s, got %zu file name%s (--help lists the options)\n", names,
-                   files.size(), files.size() == 1 ? "" : "s");
-    }
-    exit_status = 2;
-    return std::nullopt;
-  }
-  if (!generated) opt.input = files[0];
-  if (!opt.no_output) opt.output = files.back();
-  if (no_verify) opt.verify_rows = -1;
-  if (verify->count() > 0) {
-    try {
-      opt.verify_rows = verify_k == "default" ? 0 : std::stoll(verify_k);
-      if (opt.verify_rows < 1 && verify_k != "default") throw std::invalid_argument("");
-    } catch (const std::exception&) {
-      if (speaker)
-        std::fprintf(stderr, "apsp_kokkos: error: --verify=%s: K must be a positive number of rows\n",
-                     verify_k.c_str());
-      exit_status = 2;
-      return std::nullopt;
-    }
-  }
-  opt.record_path = cl.json_path;
-  if (!host_memory.empty()) {
-    try {
-      opt.host_memory_limit = parse_bytes(host_memory, "--max-host-memory");
-    } catch (const std::invalid_argument& e) {
-      if (speaker) std::fprintf(stderr, "apsp_kokkos: error: %s\n", e.what());
-      exit_status = 2;
-      return std::nullopt;
-    }
-  }
-  const auto row_col = [](const std::string& text, int64_t& row, int64_t& col) {
-    const size_t comma = text.find(',');
-    row = std::stoll(text.substr(0, comma));
-    col = comma == std::string::npos ? 0 : std::stoll(text.substr(comma + 1));
-  };
-  if (!perturb.empty()) row_col(perturb, opt.perturb_row, opt.perturb_col);
-  if (!perturb_predecessor.empty())
-    row_col(perturb_predecessor, opt.perturb_predecessor_row, opt.perturb_predecessor_col);
-  return cl;
+  exit_status = 2;
+  return std::nullopt;
 }
 
 std::optional<CommandLine> early_command_line(int argc, char* argv[], bool speaker, int& exit_status) {
