@@ -7,6 +7,8 @@
 
 #include <cuda_pipeline.h>
 
+#include "backend_traits.hpp"  // the template specialised here
+
 #include "cuda_min_plus_pair.hpp"
 #include "register_tile_team.hpp"
 

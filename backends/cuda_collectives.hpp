@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "backend_runtime.hpp"  // the template specialised here
+
 namespace apsp {
 
 template <>

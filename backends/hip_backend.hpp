@@ -26,6 +26,8 @@
 
 #include <cstdint>
 
+#include "backend_traits.hpp"  // the template specialised here
+
 #include "register_tile_team.hpp"
 
 #ifndef APSP_HIP_TILE_ROWS

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "backend_runtime.hpp"  // the template specialised here
+
 #include "hip_space.hpp"
 
 namespace apsp {

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "backend_traits.hpp"  // the template specialised here
 #include "host_simd.hpp"
 
 // 16-bit lanes in the host product where a block of C allows it (solver/host_tiles.hpp);
@@ -22,9 +23,6 @@
 #endif
 
 namespace apsp {
-
-template <class ExecSpace>
-struct BackendTraits;
 
 // The block of C per ISA (above); -DAPSP_HOST_TILE_ROWS=.. -DAPSP_HOST_TILE_REGS=.. try others.
 #ifndef APSP_HOST_TILE_ROWS

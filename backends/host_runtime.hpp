@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include "backend_runtime.hpp"  // the template specialised here
+
 namespace apsp {
 
 template <class ExecSpace>
