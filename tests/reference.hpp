@@ -29,6 +29,18 @@ struct Graph {
   std::vector<Edge> edges;
 };
 
+/// Where two row-major matrices of `cols` columns first differ: "" when they are equal, else
+/// "entry (i, j): got x, expected y" (or the two sizes), so that a failure says where.
+inline std::string first_difference(const std::vector<int32_t>& got, const std::vector<int32_t>& want, int64_t cols) {
+  if (got.size() != want.size())
+    return "sizes differ: got " + std::to_string(got.size()) + ", expected " + std::to_string(want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    if (got[i] != want[i])
+      return "entry (" + std::to_string(int64_t(i) / cols) + ", " + std::to_string(int64_t(i) % cols) + "): got " +
+             std::to_string(got[i]) + ", expected " + std::to_string(want[i]);
+  return "";
+}
+
 /// Dense V x V adjacency with INF, 0 diagonal, lightest of repeated edges, self-loops ignored.
 inline std::vector<int32_t> adjacency(const Graph& g) {
   const int64_t v = g.vertices;

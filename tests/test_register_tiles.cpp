@@ -18,6 +18,7 @@
 #include "apsp/core/constants.hpp"
 #include "apsp/solver/register_tiles.hpp"
 #include "backend_traits.hpp"
+#include "reference.hpp"
 
 // Outside the unnamed namespace: nvcc's device pass, which compiles the barrier out, would
 // otherwise warn that arrive_and_wait() is never referenced.
@@ -89,6 +90,7 @@ class HostTeam {
 namespace {
 
 using apsp::Impl::Fixed;
+using apsp::test::first_difference;
 using register_tiles_test::HostTeam;
 
 template <class Traits>
@@ -153,8 +155,8 @@ void expect_products_match(int B, int pivots, bool tuned, bool c_is_a) {
                       slices.data());
     }
   });
-  EXPECT_EQ(m, expected) << "B " << B << ", pivots " << pivots << (tuned ? ", tuned" : ", general")
-                         << (c_is_a ? ", C is A" : "");
+  EXPECT_EQ(first_difference(m, expected, ld), "")
+      << "B " << B << ", pivots " << pivots << (tuned ? ", tuned" : ", general") << (c_is_a ? ", C is A" : "");
 }
 
 template <class Traits>
@@ -173,7 +175,7 @@ void expect_closure_matches(int B, int pivots) {
   std::vector<int32_t> buffers(size_t(4) * size_t(B), -7777);
   HostTeam::run(S::threads(B),
                 [&](const HostTeam& team) { S::Ops::close(team, m.data(), ld, B, pivots, buffers.data()); });
-  EXPECT_EQ(m, expected) << "B " << B << ", pivots " << pivots;
+  EXPECT_EQ(first_difference(m, expected, ld), "") << "B " << B << ", pivots " << pivots;
 }
 
 using Hip = apsp::HipBackendTraits;
@@ -247,8 +249,8 @@ bool packed_product_matches(int c_max, int op_max, int32_t planted, bool c_is_a,
     S::Ops::product(team, m.data() + c, m.data() + a, m.data() + bk, ld, Fixed<kB>{}, Fixed<kS>{}, Fixed<kB / kS>{},
                     slices.data());
   });
-  EXPECT_EQ(m, expected) << "c_max " << c_max << ", op_max " << op_max << ", planted " << planted
-                         << (c_is_a ? ", C is A" : "");
+  EXPECT_EQ(first_difference(m, expected, ld), "")
+      << "c_max " << c_max << ", op_max " << op_max << ", planted " << planted << (c_is_a ? ", C is A" : "");
   return PackedHip::packed_teams.load() != before;
 }
 

@@ -25,15 +25,8 @@ class Solver : public ::testing::Test {
     auto got = blocked_apsp<ExecSpace>(g, block);
     const auto fw = naive_apsp(g);
     const auto dj = dijkstra_apsp(g);
-    EXPECT_EQ(fw, dj) << "the two references disagree";
-    if (got != fw) {
-      for (size_t i = 0; i < got.size(); ++i)
-        if (got[i] != fw[i]) {
-          ADD_FAILURE() << "V=" << g.vertices << " B=" << block << ": first mismatch at (" << i / g.vertices << ", "
-                        << i % g.vertices << "): got " << got[i] << ", expected " << fw[i];
-          break;
-        }
-    }
+    EXPECT_EQ(first_difference(fw, dj, g.vertices), "") << "the two references disagree";
+    EXPECT_EQ(first_difference(got, fw, g.vertices), "") << "V=" << g.vertices << " B=" << block;
     return got;
   }
 };
