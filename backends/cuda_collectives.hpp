@@ -15,8 +15,17 @@
 #include <string>
 
 #include "backend_runtime.hpp"  // the template specialised here
+#include "gpu_runtime.hpp"
 
 namespace apsp {
+
+/// NCCL's results, for APSP_GPU_CHECK.
+struct NcclApi {
+  using Error = ncclResult_t;
+  static constexpr Error kSuccess = ncclSuccess;
+  static constexpr const char* kName = "NCCL";
+  static const char* error_string(Error r) { return ncclGetErrorString(r); }
+};
 
 template <>
 class DeviceCollectives<Kokkos::Cuda> {
@@ -29,14 +38,14 @@ class DeviceCollectives<Kokkos::Cuda> {
   template <class ShareId>
   DeviceCollectives(int rank, int ranks, ShareId&& share_id) {
     ncclUniqueId id{};
-    if (rank == 0) check(ncclGetUniqueId(&id), "unique id");
+    if (rank == 0) APSP_GPU_CHECK(NcclApi, ncclGetUniqueId(&id));
     share_id(&id, sizeof id);
     const ncclResult_t made = ncclCommInitRank(&comm_, ranks, id, rank);
     if (made == ncclInvalidUsage)  // what NCCL answers when two ranks share a GPU
       throw std::runtime_error(
           "NCCL refused the communicator (invalid usage; two ranks on one GPU?): NCCL needs a GPU per rank, "
           "use --pivot-rows=mpi where ranks share GPUs");
-    check(made, "communicator");
+    APSP_GPU_CHECK(NcclApi, made);
   }
   ~DeviceCollectives() {
     if (comm_ != nullptr) (void)ncclCommDestroy(comm_);
@@ -46,13 +55,10 @@ class DeviceCollectives<Kokkos::Cuda> {
 
   /// `count` int32 at `data` from rank `root` to every rank's `data`, on `exec`'s stream.
   void broadcast(int32_t* data, size_t count, int root, const Kokkos::Cuda& exec) const {
-    check(ncclBroadcast(data, data, count, ncclInt32, root, comm_, exec.cuda_stream()), "broadcast");
+    APSP_GPU_CHECK(NcclApi, ncclBroadcast(data, data, count, ncclInt32, root, comm_, exec.cuda_stream()));
   }
 
  private:
-  static void check(ncclResult_t r, const char* what) {
-    if (r != ncclSuccess) throw std::runtime_error(std::string("NCCL ") + what + ": " + ncclGetErrorString(r));
-  }
   ncclComm_t comm_ = nullptr;
 };
 

@@ -458,7 +458,7 @@ class Options(unittest.TestCase):
                                 (["--generate", "10,5,-1", "--no-output"], ["SEED"]),
                                 (["--verify=3", "--no-verify", case, os.path.join(tmp, "o")], ["excludes"]),
                                 (["--verify=x", case, os.path.join(tmp, "o")], ["--verify=x", "positive"]),
-                                (["-b", "abc", case, os.path.join(tmp, "o")], ["--block-size", "'abc'", "positive"]),
+                                (["-b", "abc", case, os.path.join(tmp, "o")], ["--block-size", "'abc'", "integer"]),
                                 (["--write-threads", "abc", case, os.path.join(tmp, "o")], ["--write-threads", "'abc'"]),
                                 (["--write-threads", "0", case, os.path.join(tmp, "o")], ["--write-threads", "'0'"]),
                                 (["--generate", "100", "--no-output", "--test-perturb-entry", "abc"],
@@ -468,6 +468,48 @@ class Options(unittest.TestCase):
                 assert_one_error_line(self, p, words)
                 self.assertLess(len(p.stderr), 200, p.stderr)  # one short line, not a range of doubles
             self.assertEqual(os.listdir(tmp), [])
+
+    def test_every_numeric_option_refuses_bad_values_in_one_short_line(self):
+        """Every numeric option of every program: a non-number, a negative and an overflowing
+        value each exit 2 with one line of at most 200 characters naming the option."""
+        tools = os.path.dirname(os.path.abspath(ARGS.exe))
+        gen, convert, query = (os.path.join(tools, n) for n in ("apsp_gen", "apsp_convert", "apsp_query"))
+        bad = ("abc", "-1", "99999999999999999999")
+        with tempfile.TemporaryDirectory() as tmp:
+            g, out, d = (os.path.join(tmp, n) for n in ("g.bin", "out", "d.bin"))
+            write_graph(g, 4, [(0, 1, 1)])
+            run(g, d, check=True)
+            cases = []  # (command, the words the line must hold)
+            for v in bad:
+                for opt in ("--block-size", "--write-threads"):
+                    cases.append(([ARGS.exe, opt, v, g, out], [opt, v]))
+                cases.append(([ARGS.exe, f"--verify={v}", g, out], ["--verify", v]))
+                cases.append(([ARGS.exe, "--max-host-memory", v, g, out], ["--max-host-memory", v]))
+                cases.append(([ARGS.exe, "--generate", v, "--no-output"], ["--generate", v]))
+                cases.append(([ARGS.exe, "--generate", f"100,{v}", "--no-output"], ["--generate", v]))
+                cases.append(([ARGS.exe, "--generate", f"100,200,{v}", "--no-output"], ["--generate", v]))
+                for opt in ("--test-perturb-entry", "--test-perturb-predecessor"):
+                    if v != "-1":  # a negative row means "none" for the test hooks
+                        cases.append(([ARGS.exe, "--generate", "100", "--no-output", opt, f"{v},1"], [opt, v]))
+                for opt in ("-n", "-e", "--seed", "--min-weight", "--max-weight", "--components"):
+                    args = ["-n", v] if opt == "-n" else ["-n", "10", opt, v]
+                    long = {"-n": "--vertices", "-e": "--edges"}.get(opt, opt)
+                    cases.append(([gen, *args, os.path.join(tmp, "gen.bin")], [long, v]))
+                real = "1e999" if v.startswith("9") else v  # a double's overflow
+                cases.append(([convert, "--scale", real, g, out], ["--scale", real]))
+                cases.append(([query, d, v], ["vertex", v]))
+                cases.append(([query, d, "0", v], ["vertex", v]))
+            for command, words in cases:
+                p = subprocess.run(command, capture_output=True, text=True)
+                what = " ".join(os.path.basename(c) if c.startswith("/") else c for c in command)
+                self.assertEqual(p.returncode, 2, f"{what}: {p.stderr}")
+                lines = p.stderr.strip().splitlines()
+                self.assertEqual(len(lines), 1, f"{what}: {p.stderr}")
+                self.assertTrue(lines[0].startswith(os.path.basename(command[0]) + ": error: "), lines[0])
+                for w in words:
+                    self.assertIn(w, lines[0], what)
+                self.assertLessEqual(len(lines[0]), 200, f"{what}: {lines[0]}")
+            self.assertEqual(sorted(os.listdir(tmp)), ["d.bin", "g.bin"])
 
     def test_kokkos_help_is_a_whole_run(self):
         p = run("--kokkos-help")

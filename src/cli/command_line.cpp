@@ -13,6 +13,7 @@
 #include "apsp/core/version.hpp"
 #include "apsp/report/run_record.hpp"
 #include "enabled_backends.hpp"
+#include "number_options.hpp"
 
 namespace apsp::cli {
 
@@ -22,18 +23,6 @@ namespace {
 struct UsageError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
-
-// A positive integer, said in one short line (CLI11's PositiveNumber names the double range).
-const CLI::Validator kPositive(
-    [](std::string& text) {
-      try {
-        size_t used = 0;
-        if (std::stoll(text, &used) > 0 && used == text.size()) return std::string();
-      } catch (const std::exception&) {
-      }
-      return "'" + text + "' is not a positive integer";
-    },
-    "POSITIVE");
 
 // What the options hold as text until they are converted.
 struct RawOptions {
@@ -64,7 +53,7 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
                  "smallest predecessor. Costs 8 more bytes per matrix entry where the solver runs")
       ->type_name("FILE");
   app.add_option("-b,--block-size", opt.block_size, "tile edge length B (default: the backend's, see backends/)")
-      ->check(kPositive);
+      ->check(positive_int());
   app.add_flag("-q,--quiet", cl.quiet, "print nothing but errors (and a FAILED check)");
   raw.verify = app.add_flag("--verify{default}", raw.verify_k,
                             "check K rows against Dijkstra (default 8; --verify alone: every row up to V = 512, "
@@ -77,7 +66,7 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
   app.add_option("--backend", opt.backend, "execution space to run on (default: Kokkos' default)");
   app.add_flag("--list-backends", "print the execution spaces this build enables and exit");
   app.add_option("--write-threads", opt.write_threads, "parallel writers for the output (default: up to 8)")
-      ->check(kPositive);
+      ->check(positive_int());
   app.add_flag("--mpi-io", opt.mpi_io,
                "under MPI, write the output through MPI-IO even when every rank is on one node (default there: "
                "parallel copies into a shared mapping)");

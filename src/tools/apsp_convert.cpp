@@ -21,6 +21,7 @@
 #include <string>
 
 #include "apsp/graph/text_graph.hpp"
+#include "cli/number_options.hpp"
 
 int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape): CLI11 set-up only
   CLI::App app{"apsp_convert: Matrix Market, DIMACS .gr or edge-list text -> the solver's binary edge list"};
@@ -33,7 +34,8 @@ int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape): CLI11 
   app.add_option("--input-format", format, "mtx, gr or edges (default: from INPUT's extension)");
   app.add_flag("--undirected", options.undirected, "every edge in both directions");
   app.add_flag("--one-based", one_based, "edge lists: vertices are numbered from 1 (default 0)");
-  auto* scale_opt = app.add_option("--scale", scale, "real weights: w -> round(w * S)")->check(CLI::PositiveNumber);
+  auto* scale_opt =
+      app.add_option("--scale", scale, "real weights: w -> round(w * S)")->check(apsp::cli::positive_real());
   app.add_flag("--quiet,-q", quiet, "print nothing on success");
   try {
     app.parse(argc, argv);

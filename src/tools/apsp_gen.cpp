@@ -17,6 +17,7 @@
 
 #include "apsp/graph/random_graph.hpp"
 #include "apsp/io/edge_list_file.hpp"
+#include "cli/number_options.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -59,16 +60,24 @@ int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape)
   int32_t wmin = 0, wmax = 1000;
   std::string shape = "random", output;
   CLI::App app{"apsp_gen: write a graph in apsp_kokkos' input format"};
-  app.add_option("-n,--vertices", vertices, "V")->required()->check(CLI::Range(int64_t(1), int64_t(INT32_MAX)));
-  app.add_option("-e,--edges", edges, "edges (expected count for random/components; default 5*V)");
-  app.add_option("--seed", seed, "random seed");
-  app.add_option("--min-weight", wmin, "smallest weight")->check(CLI::NonNegativeNumber);
-  app.add_option("--max-weight", wmax, "largest weight")->check(CLI::NonNegativeNumber);
+  app.add_option("-n,--vertices", vertices, "V")->required()->check(apsp::cli::integer_in(1, INT32_MAX));
+  app.add_option("-e,--edges", edges, "edges (expected count for random/components; default 5*V)")
+      ->check(apsp::cli::integer_in(0, INT64_MAX));
+  app.add_option("--seed", seed, "random seed")->check(apsp::cli::integer_in(0, INT64_MAX));
+  app.add_option("--min-weight", wmin, "smallest weight")->check(apsp::cli::integer_in(0, INT32_MAX));
+  app.add_option("--max-weight", wmax, "largest weight")->check(apsp::cli::integer_in(0, INT32_MAX));
   app.add_option("--shape", shape, "random | chain | complete | components")
       ->check(CLI::IsMember({"random", "chain", "complete", "components"}));
-  app.add_option("--components", components, "number of components (shape components)")->check(CLI::PositiveNumber);
+  app.add_option("--components", components, "number of components (shape components)")
+      ->check(apsp::cli::positive_int());
   app.add_option("output", output, "file to write")->required();
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::fprintf(stderr, "apsp_gen: error: %s (--help lists the options)\n", e.what());
+    return 2;
+  }
   if (wmin > wmax) {
     std::fprintf(stderr, "apsp_gen: error: --min-weight %d > --max-weight %d\n", wmin, wmax);
     return 2;
