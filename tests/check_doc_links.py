@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Every relative link in README.md, docs/ and packaging/ points at a file of the repository,
+"""Every relative link in README.md, CONTRIBUTING.md, docs/ and packaging/ points at a file of the repository,
 and every #anchor at a heading of its page (GitHub's rule for anchors: lower case, punctuation
 but '-' and '_' dropped, spaces to '-', a repeated heading numbered -1, -2, ...).
 
@@ -48,7 +48,7 @@ def anchors(path):
 
 def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[1])
-    pages = [root / "README.md", *sorted((root / "docs").glob("*.md")), *sorted((root / "packaging").glob("*.md"))]
+    pages = [root / "README.md", root / "CONTRIBUTING.md", *sorted((root / "docs").glob("*.md")), *sorted((root / "packaging").glob("*.md"))]
     cache, broken, links = {}, [], 0
     for page in pages:
         for number, line in prose_lines(page.read_text(encoding="utf-8")):
