@@ -61,11 +61,19 @@ struct PathTileOps {
   static constexpr int kAPitch = kSlice + 1;
   // Called in the kernels too (the device functions must not call host ones: nvcc compiled
   // such a kernel to nothing, with only a warning).
+  // Team scratch: each kernel's keys defined once; the launch asks for them plus the alignment,
+  // the kernel takes exactly them.
+  static constexpr size_t kScratchAlign = 64;
+  KOKKOS_INLINE_FUNCTION static size_t product_values(int B) { return kGpu ? size_t(B * kAPitch + kSlice * B) : 0; }
+  KOKKOS_INLINE_FUNCTION static size_t closure_values(int B) { return kGpu ? size_t(B * (B + 1)) : 0; }
   KOKKOS_INLINE_FUNCTION static size_t product_scratch(int B) {
-    return kGpu ? size_t(B * kAPitch + kSlice * B) * sizeof(Value) + 64 : 0;
+    return kGpu ? product_values(B) * sizeof(Value) + kScratchAlign : 0;
   }
   KOKKOS_INLINE_FUNCTION static size_t closure_scratch(int B) {
-    return kGpu ? size_t(B * (B + 1)) * sizeof(Value) + 64 : 0;
+    return kGpu ? closure_values(B) * sizeof(Value) + kScratchAlign : 0;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static Value* scratch(const Member& team, size_t values) {
+    return static_cast<Value*>(team.team_scratch(0).get_shmem_aligned(values * sizeof(Value), kScratchAlign));
   }
   static constexpr bool kHasTuned = false;
   static constexpr bool kPacksRounds = false;  // each product stages its own operands
@@ -99,7 +107,7 @@ struct PathTileOps {
         APSP_UNROLL
         for (int j = 0; j < kTile; ++j) acc[i][j] = c[(ty + i * q) * ld + tx + j * q];
       }
-      Value* sa = static_cast<Value*>(team.team_scratch(0).get_shmem_aligned(product_scratch(B) - 64, 64));
+      Value* sa = scratch(team, product_values(B));
       Value* sb = sa + B * kAPitch;
       for (int s = 0; s < pivots; s += kSlice) {
         if (s > 0) team.team_barrier();  // the last slice has been read by everyone
@@ -146,7 +154,7 @@ struct PathTileOps {
   KOKKOS_FORCEINLINE_FUNCTION static void close_tile(const Member& team, Value* t, int64_t ld, int B, int pivots) {
     if constexpr (kGpu) {
       const int q = B / kTile, me = team.team_rank(), tx = me % q, ty = me / q, pitch = B + 1;
-      Value* s = static_cast<Value*>(team.team_scratch(0).get_shmem_aligned(closure_scratch(B) - 64, 64));
+      Value* s = scratch(team, closure_values(B));
       Value acc[kTile][kTile];
       APSP_UNROLL
       for (int i = 0; i < kTile; ++i) {

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "apsp/solver/slice_staging.hpp"
+#include "apsp/solver/tile_ops.hpp"
 #include "backend_runtime.hpp"
 #include "backend_traits.hpp"
 
@@ -33,7 +33,7 @@ void check_block_size(int block) {
   // A GPU's shared memory is a hard limit; host backends allocate scratch as needed
   // (Kokkos 3.4's OpenMP reports 32 KiB here yet serves more).
   constexpr bool on_host = host_is_device<ExecSpace>();
-  const size_t need = Impl::product_scratch_bytes<T>(block), have = Policy::scratch_size_max(0);
+  const size_t need = Impl::TileOps<ExecSpace>::product_scratch(block), have = Policy::scratch_size_max(0);
   if (!on_host && need > have)
     throw std::invalid_argument("block size " + std::to_string(block) + " needs " + std::to_string(need) +
                                 " bytes of team scratch on the " + ExecSpace::name() + " backend, which has " +

@@ -87,15 +87,6 @@ template <class Traits>
 KOKKOS_FORCEINLINE_FUNCTION int slice_buffer_ints(int B) {
   return ProductShape<Traits, int, int>{B, Traits::slice_depth(B)}.buffer();
 }
-/// Team scratch bytes of each kernel (+ 64 for alignment).
-template <class Traits>
-size_t product_scratch_bytes(int B) {
-  return size_t(SliceLayout<Traits>::kBuffers) * slice_buffer_ints<Traits>(B) * sizeof(int32_t) + 64;
-}
-template <class Traits>
-size_t closure_scratch_bytes(int B) {
-  return Traits::kRegisterTiles ? size_t(4) * B * sizeof(int32_t) + 64 : 0;
-}
 
 /// One thread's share of staging the slices of a tile product with register tiles: its
 /// runs of A's and Bk's rows lie a fixed number of rows apart (team size and runs per row

@@ -45,26 +45,42 @@ struct TileOps {
   using LaunchBounds = typename Traits::LaunchBounds;
   static int team_size(int B) { return Traits::team_size(B); }
   static int vector_length(int B) { return Traits::vector_length(B); }
-  static size_t product_scratch(int B) {
-    if constexpr (Traits::kRegisterTiles)
-      return product_scratch_bytes<Traits>(B);
-    else
-      return HostTiles<Traits>::scratch_bytes(B);
+  /// Team scratch: each kernel's int32 are defined once (product_ints, closure_ints); the launch
+  /// asks for them plus the alignment (product_scratch, closure_scratch) and the kernel takes
+  /// exactly them (scratch()), so the two cannot drift apart.
+  static constexpr size_t kScratchAlign = 64;
+  KOKKOS_INLINE_FUNCTION static size_t product_ints(int B) {
+    if constexpr (Traits::kRegisterTiles) {
+      return size_t(Layout::kBuffers) * size_t(slice_buffer_ints<Traits>(B));
+    } else {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)  // host code, absent from device passes
+      return HostTiles<Traits>::scratch_ints(B);
+#else
+      return 0;
+#endif
+    }
   }
+  KOKKOS_INLINE_FUNCTION static size_t closure_ints(int B) {
+    if constexpr (Traits::kRegisterTiles) {
+      return size_t(4) * size_t(B);
+    } else {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+      return HostTiles<Traits>::close_scratch_ints(B);
+#else
+      return 0;
+#endif
+    }
+  }
+  static size_t product_scratch(int B) { return product_ints(B) * sizeof(int32_t) + kScratchAlign; }
+  static size_t closure_scratch(int B) { return closure_ints(B) * sizeof(int32_t) + kScratchAlign; }
   /// The CPU's products share a round's packed operands (round_operands.hpp); a GPU's stage
   /// their own slices.
   static constexpr bool kPacksRounds = !Traits::kRegisterTiles;
-  static size_t closure_scratch(int B) {
-    if constexpr (Traits::kRegisterTiles)
-      return closure_scratch_bytes<Traits>(B);
-    else
-      return HostTiles<Traits>::close_scratch_bytes(B);
-  }
   static constexpr bool kHasTuned = Layout::kHasTuned;
   static bool tuned(int B, int pivots) { return Layout::tuned(B, pivots); }
 
   KOKKOS_FORCEINLINE_FUNCTION static int32_t* scratch(const Member& team, size_t ints) {
-    return static_cast<int32_t*>(team.team_scratch(0).get_shmem_aligned(ints * sizeof(int32_t), 64));
+    return static_cast<int32_t*>(team.team_scratch(0).get_shmem_aligned(ints * sizeof(int32_t), kScratchAlign));
   }
 
   /// C = min(C, A (min,+) Bk) for B x B tiles with leading dimension ld, over the first
@@ -84,7 +100,7 @@ struct TileOps {
                                                            const int32_t* bk, int64_t ld, int B, int pivots) {
     if constexpr (Traits::kRegisterTiles) {
       const int S = Traits::slice_depth(B);
-      int32_t* slices = scratch(team, size_t(Layout::kBuffers) * slice_buffer_ints<Traits>(B));
+      int32_t* slices = scratch(team, product_ints(B));
       if constexpr (kTuned)
         RegisterTiles<Traits>::product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<Layout::kTunedSlice>{},
                                        Fixed<Traits::kMaxBlock / Layout::kTunedSlice>{}, slices);
@@ -92,7 +108,7 @@ struct TileOps {
         RegisterTiles<Traits>::product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
     } else {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)  // host code, absent from device passes
-      HostTiles<Traits>::product(c, a, bk, ld, B, pivots, scratch(team, HostTiles<Traits>::scratch_ints(B)));
+      HostTiles<Traits>::product(c, a, bk, ld, B, pivots, scratch(team, product_ints(B)));
 #else
       (void)team, (void)c, (void)a, (void)bk, (void)ld, (void)B, (void)pivots;
 #endif
@@ -136,10 +152,10 @@ struct TileOps {
   /// not change in step p (the diagonal is 0), so every thread may read them during the step.
   KOKKOS_FORCEINLINE_FUNCTION static void close_tile(const Member& team, int32_t* t, int64_t ld, int B, int pivots) {
     if constexpr (Traits::kRegisterTiles) {
-      RegisterTiles<Traits>::close(team, t, ld, B, pivots, scratch(team, size_t(4) * B));
+      RegisterTiles<Traits>::close(team, t, ld, B, pivots, scratch(team, closure_ints(B)));
     } else {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-      HostTiles<Traits>::close(t, ld, B, pivots, scratch(team, HostTiles<Traits>::close_scratch_ints(B)));
+      HostTiles<Traits>::close(t, ld, B, pivots, scratch(team, closure_ints(B)));
 #else
       (void)team, (void)t, (void)ld, (void)B, (void)pivots;
 #endif
