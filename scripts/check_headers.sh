@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Every header stands alone: each of include/apsp/ and backends/ compiled as the only include of
-# a translation unit (syntax only), with the flags of the build's own src/main.cpp (its
-# compile_commands.json), for host builds. Device headers (cuda_*, hip_*) need their compiler
-# and are left out.
+# Every header stands alone: each of include/apsp/ (the backends' in include/apsp/backends/
+# too) compiled as the only include of a translation unit (syntax only), with the flags of the
+# build's own src/main.cpp (its compile_commands.json), for host builds. Device headers
+# (backends/cuda_*, backends/hip_*) need their compiler and are left out.
 #   scripts/check_headers.sh BUILD_DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,12 +27,7 @@ for e in json.load(open(sys.argv[1])):
 PY
 )
 [ "${#cmd[@]}" -gt 0 ] || { echo "no compile command for src/main.cpp in $build"; exit 1; }
-headers=$(cd "$here/include" && ls apsp/*/*.hpp)
-for h in "$here"/backends/*.hpp; do
-  name=$(basename "$h")
-  case $name in cuda_* | hip_*) continue ;; esac
-  headers+=$'\n'$name
-done
+headers=$(cd "$here/include" && ls apsp/*/*.hpp | grep -v "^apsp/backends/\(cuda\|hip\)_")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 check() {

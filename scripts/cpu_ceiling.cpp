@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The relaxation ceiling of this CPU, for the ISA the build targets (backends/host_simd.hpp):
+// The relaxation ceiling of this CPU, for the ISA the build targets (include/apsp/backends/host_simd.hpp):
 // min(c, a + b) in int32 lanes (add + min) and in uint16 lanes (saturating add + unsigned min),
 // on one thread and on all (OpenMP), with
 //   registers  every operand in a register: only the add-min instructions (the ceiling);
-//   panels     the host product's own micro-kernel (backends/host_microkernel.hpp) over an
+//   panels     the host product's own micro-kernel (include/apsp/backends/host_microkernel.hpp) over an
 //              operand panel in L1, C loaded and stored once per pass of `depth` pivots.
 // Each thread measures its clock first (a chain of dependent adds, one per cycle), so that
 // relaxations per clock per thread can be compared across machines. Built by
@@ -20,7 +20,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "host_microkernel.hpp"
+#include "apsp/backends/host_microkernel.hpp"
 
 using namespace apsp::host_simd;
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # The relaxation ceiling of this CPU for the ISA the build targets: builds scripts/cpu_ceiling.cpp
-# with the project's SIMD layer (backends/host_simd.hpp) and runs it on one thread and on all
+# with the project's SIMD layer (include/apsp/backends/host_simd.hpp) and runs it on one thread and on all
 # (OMP_NUM_THREADS, default: every CPU), in int32 and 16-bit lanes: the register-resident
 # add-min (hand-written assembly for AVX2, AVX-512 and NEON) and the host product's own
 # micro-kernel over L1-resident operands, per shape, in relaxations per second and per clock
@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT_DIR:-/tmp/apsp_cpu_ceiling}
 mkdir -p "$out"
 cxx=${CXX:-g++}
-"$cxx" -std=c++17 ${CXXFLAGS:--O3 -march=native} -fopenmp -I"$here/backends" "$here/scripts/cpu_ceiling.cpp" \
+"$cxx" -std=c++17 ${CXXFLAGS:--O3 -march=native} -fopenmp -I"$here/include" "$here/scripts/cpu_ceiling.cpp" \
   -o "$out/cpu_ceiling"
 if [ "$cxx" != g++ ] && [ "$cxx" != c++ ] && [ "$cxx" != clang++ ]; then
   echo "built $out/cpu_ceiling (cross compiler: run it on its machine)"

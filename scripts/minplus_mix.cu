@@ -18,7 +18,7 @@
 // Built and run by scripts/minplus_mix.sh (nvcc -arch=sm_90); not part of the project's build.
 #include <cuda_runtime.h>
 
-#include "../backends/cuda_min_plus_pair.hpp"
+#include "../include/apsp/backends/cuda_min_plus_pair.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -51,7 +51,7 @@ enum Adds { kImadAdds = 0, kIadd3Adds = 1, kPacked16 = 2 };
 __constant__ int kOnes[8];
 __constant__ int kZeros[8];
 
-// The pair form with IMAD adds is the kernels' own (backends/cuda_min_plus_pair.hpp, the 1 from
+// The pair form with IMAD adds is the kernels' own (include/apsp/backends/cuda_min_plus_pair.hpp, the 1 from
 // constant memory here). With IADD3 adds, for comparison: a + b + 0 (the 0 from constant memory),
 // three operands, which VIADDMNMX cannot take (ptxas fuses a plain add whose only use is a min
 // into VIADDMNMX, and sees through empty asm statements too), then min.s32 twice (one VIMNMX3).
@@ -196,7 +196,9 @@ template <int kPairs, int kAdd, bool kShared>
 void row(int sms, int steps, const char* only) {
   char name[96];
   std::snprintf(name, sizeof name, "%s pairs=%d/64 adds=%s", kShared ? "shared   " : "registers", kPairs,
-                kAdd == kImadAdds ? "IMAD" : kAdd == kIadd3Adds ? "IADD3" : "16x2 (two per register)");
+                kAdd == kImadAdds    ? "IMAD"
+                : kAdd == kIadd3Adds ? "IADD3"
+                                     : "16x2 (two per register)");
   if (only && !std::string(name).starts_with(only)) return;
   const Result r = measure<kPairs, kAdd, kShared>(sms, steps);
   std::printf("%-40s %8.4f s %10.3e relax/s %6.3f GHz %7.2f relax/clock/SM\n", name, r.seconds, r.relax_per_s,

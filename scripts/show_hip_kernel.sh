@@ -44,7 +44,7 @@ directory=$(head -n1 <<<"$command")
 }
 asm=$(ls "$work"/pipeline-hip-amdgcn-amd-amdhsa-*.s | head -n1)
 : "$directory"
-python3 - "$work/remarks.txt" "$asm" "$check" "$here/backends/hip_backend.hpp" \
+python3 - "$work/remarks.txt" "$asm" "$check" "$here/include/apsp/backends/hip_backend.hpp" \
   "$here/include/apsp/paths/path_tile_ops.hpp" <<'PY'
 import re, subprocess, sys
 from collections import Counter
@@ -83,7 +83,7 @@ if not kernels:
 
 # Team scratch at run time (the kernels ask for it dynamically; the report's LDS is the static
 # part): team threads and scratch bytes as the program asks for them at the default B, from the
-# backend's defaults in backends/hip_backend.hpp and the shape it shares with CUDA
+# backend's defaults in include/apsp/backends/hip_backend.hpp and the shape it shares with CUDA
 # (register_tile_team.hpp), plus the (team size + 2) doubles Kokkos reserves per team.
 header = open(sys.argv[4]).read() + open(sys.argv[4].replace("hip_backend.hpp", "register_tile_team.hpp")).read()
 value = lambda name: int(re.search(r"#define APSP_HIP_" + name + r" (\d+)", header).group(1))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Prints the CPU micro-kernel's inner loops (backends/host_microkernel.hpp, one pivot of a block
+# Prints the CPU micro-kernel's inner loops (include/apsp/backends/host_microkernel.hpp, one pivot of a block
 # of C per iteration) from a binary's disassembly: the int32 loop and the 16-bit one, each with
 # its instruction mix (add-mins, broadcasts, loads, stack accesses, register copies). x86-64
 # (AVX2, AVX-512, SSE) and AArch64 (NEON) binaries; OBJDUMP picks the disassembler

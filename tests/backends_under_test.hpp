@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Typed tests run over every execution space the build enables (backends/enabled_backends.hpp).
+// Typed tests run over every execution space the build enables (include/apsp/backends/enabled_backends.hpp).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "enabled_backends.hpp"
+#include "apsp/backends/enabled_backends.hpp"
 
 namespace apsp::test {
 

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <optional>
 
+#include "apsp/backends/enabled_backends.hpp"
 #include "apsp/core/cpus.hpp"
 #include "apsp/core/helper_thread.hpp"
 #include "apsp/core/huge_page_array.hpp"
@@ -30,7 +31,6 @@
 #include "apsp/io/temp_file.hpp"
 #include "apsp/pipeline/pipeline.hpp"
 #include "backends_under_test.hpp"
-#include "enabled_backends.hpp"
 #include "reference.hpp"
 
 namespace apsp::test {

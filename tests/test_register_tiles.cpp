@@ -15,9 +15,9 @@
 #include <thread>
 #include <vector>
 
+#include "apsp/backends/backend_traits.hpp"
 #include "apsp/core/constants.hpp"
 #include "apsp/solver/register_tiles.hpp"
-#include "backend_traits.hpp"
 #include "reference.hpp"
 
 // Outside the unnamed namespace: nvcc's device pass, which compiles the barrier out, would

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "apsp/backends/enabled_backends.hpp"
 #include "apsp/core/sizes.hpp"
 #include "apsp/core/version.hpp"
 #include "apsp/report/run_record.hpp"
-#include "enabled_backends.hpp"
 #include "number_options.hpp"
 
 namespace apsp::cli {
@@ -52,7 +52,8 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
                  "on a shortest path from i (-1 where j = i or j is unreachable); ties: fewest edges, then the "
                  "smallest predecessor. Costs 8 more bytes per matrix entry where the solver runs")
       ->type_name("FILE");
-  app.add_option("-b,--block-size", opt.block_size, "tile edge length B (default: the backend's, see backends/)")
+  app.add_option("-b,--block-size", opt.block_size,
+                 "tile edge length B (default: the backend's, see include/apsp/backends/)")
       ->check(positive_int());
   app.add_flag("-q,--quiet", cl.quiet, "print nothing but errors (and a FAILED check)");
   raw.verify = app.add_flag("--verify{default}", raw.verify_k,

@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "apsp/backends/enabled_backends.hpp"
 #include "apsp/core/cpus.hpp"
-#include "enabled_backends.hpp"
 #include "thread_binding.hpp"
 
 namespace apsp::cli {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "../pipeline/run_stages.hpp"
+#include "apsp/backends/enabled_backends.hpp"
 #include "collective.hpp"
-#include "enabled_backends.hpp"
 #include "mpi_ranks.hpp"
 
 namespace apsp::mpi {

@@ -15,6 +15,7 @@
 
 #include "../pipeline/processes.hpp"
 #include "../pipeline/single_process.hpp"
+#include "apsp/backends/backend_runtime.hpp"
 #include "apsp/check/verify.hpp"
 #include "apsp/core/cpus.hpp"
 #include "apsp/io/output_path.hpp"
@@ -24,7 +25,6 @@
 #include "apsp/pipeline/run_report.hpp"
 #include "apsp/solver/distance_matrix.hpp"
 #include "apsp/solver/tile_row_partition.hpp"
-#include "backend_runtime.hpp"
 #include "collective.hpp"
 
 namespace apsp::mpi {

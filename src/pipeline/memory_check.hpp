@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "apsp/backends/backend_runtime.hpp"
+#include "apsp/backends/backend_traits.hpp"
 #include "apsp/check/verify.hpp"
 #include "apsp/core/errors.hpp"
 #include "apsp/core/sizes.hpp"
@@ -15,8 +17,6 @@
 #include "apsp/solver/blocked_fw.hpp"
 #include "apsp/solver/build_from_edges.hpp"
 #include "apsp/solver/distance_matrix.hpp"
-#include "backend_runtime.hpp"
-#include "backend_traits.hpp"
 #include "processes.hpp"
 #include "result_rows.hpp"
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "enabled_backends.hpp"
+#include "apsp/backends/enabled_backends.hpp"
 #include "run_stages.hpp"
 #include "single_process.hpp"
 

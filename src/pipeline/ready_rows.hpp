@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "backend_runtime.hpp"
+#include "apsp/backends/backend_runtime.hpp"
 
 namespace apsp::Impl {
 

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "apsp/backends/backend_runtime.hpp"
 #include "apsp/core/errors.hpp"
 #include "apsp/io/output_file.hpp"
 #include "apsp/io/output_path.hpp"
 #include "apsp/pipeline/pipeline.hpp"
 #include "apsp/solver/distance_matrix.hpp"
-#include "backend_runtime.hpp"
 #include "background_task.hpp"
 #include "ready_rows.hpp"
 #include "write_rows.hpp"

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "apsp/backends/backend_runtime.hpp"
 #include "apsp/solver/distance_matrix.hpp"
-#include "backend_runtime.hpp"
 #include "stage_clock.hpp"
 
 namespace apsp::Impl {

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "apsp/backends/backend_runtime.hpp"
+#include "apsp/backends/backend_traits.hpp"
 #include "apsp/core/cpus.hpp"
 #include "apsp/io/graph_file.hpp"
 #include "apsp/io/output_file.hpp"
@@ -29,8 +31,6 @@
 #include "apsp/solver/build_from_edges.hpp"
 #include "apsp/solver/distance_matrix.hpp"
 #include "apsp/solver/tile_row_partition.hpp"
-#include "backend_runtime.hpp"
-#include "backend_traits.hpp"
 #include "background_task.hpp"
 #include "held_rows_check.hpp"
 #include "memory_check.hpp"

@@ -6,10 +6,10 @@
 #include <optional>
 #include <stdexcept>
 
+#include "apsp/backends/backend_runtime.hpp"
+#include "apsp/backends/backend_traits.hpp"
 #include "apsp/io/output_file.hpp"
 #include "apsp/solver/distance_matrix.hpp"
-#include "backend_runtime.hpp"
-#include "backend_traits.hpp"
 #include "ready_rows.hpp"
 #include "result_rows.hpp"
 #include "stage_clock.hpp"

@@ -21,8 +21,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "apsp/backends/backend_traits.hpp"
 #include "apsp/paths/path_keys.hpp"
-#include "backend_traits.hpp"
 
 namespace apsp::Impl {
 

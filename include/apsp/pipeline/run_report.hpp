@@ -36,7 +36,7 @@ struct RunOptions {
   std::chrono::steady_clock::time_point started{};
   std::string thread_binding;      ///< how host threads are bound, for the banner and the record
   std::string backend;             ///< "" = Kokkos' default execution space
-  int block_size = 0;              ///< 0 = the backend's default (backends/)
+  int block_size = 0;              ///< 0 = the backend's default (include/apsp/backends/)
   int write_threads = 0;           ///< 0 = automatic
   int64_t host_memory_limit = 0;   ///< bytes the run may use on the host; 0 = what the OS reports
   int64_t result_chunk_bytes = 0;  ///< device backends: result copied back in chunks of this size; 0 = 256 MiB

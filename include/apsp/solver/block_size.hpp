@@ -10,9 +10,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "apsp/backends/backend_runtime.hpp"
+#include "apsp/backends/backend_traits.hpp"
 #include "apsp/solver/tile_ops.hpp"
-#include "backend_runtime.hpp"
-#include "backend_traits.hpp"
 
 namespace apsp {
 

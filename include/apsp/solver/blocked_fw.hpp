@@ -10,7 +10,7 @@
 // Phase 3 does (nb - 1)^2 of the nb^2 tile updates per round and dominates the run; each
 // thread keeps a kTileRows x kTileCols block of results in registers and streams the two
 // staged operand tiles. What differs per backend (tile shape, team shape, the min-plus
-// instruction) comes from BackendTraits in backends/.
+// instruction) comes from BackendTraits in include/apsp/backends/.
 // The kernels are in phase_kernels.hpp, the tile operations they share in tile_ops.hpp.
 #pragma once
 
@@ -19,14 +19,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "apsp/backends/backend_runtime.hpp"
+#include "apsp/backends/backend_traits.hpp"
 #include "apsp/solver/block_size.hpp"
 #include "apsp/solver/distance_matrix.hpp"
 #include "apsp/solver/phase_kernels.hpp"
 #include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/row_block.hpp"
 #include "apsp/solver/slice_staging.hpp"
-#include "backend_runtime.hpp"
-#include "backend_traits.hpp"
 
 namespace apsp {
 

@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <string>
 
+#include "apsp/backends/backend_runtime.hpp"
 #include "apsp/core/constants.hpp"
 #include "apsp/io/graph_file.hpp"
 #include "apsp/solver/distance_matrix.hpp"
-#include "backend_runtime.hpp"
 
 namespace apsp {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <numeric>
 
-#include "host_microkernel.hpp"
+#include "apsp/backends/host_microkernel.hpp"
 
 namespace apsp::Impl {
 

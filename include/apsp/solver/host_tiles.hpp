@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The tile product of the CPU backends (one thread per tile), built as a GEMM is: the operands
 // packed (solver/host_operands.hpp), then a register-blocked micro-kernel
-// (backends/host_microkernel.hpp) over every MR x NR block of the target tile, each block kept
+// (include/apsp/backends/host_microkernel.hpp) over every MR x NR block of the target tile, each block kept
 // in vector registers across all the product's pivots (C read and written once).
 //
 // 16-bit lanes where exact, decided per block of C. A block whose entries are all below 2^16
@@ -26,8 +26,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "apsp/backends/host_microkernel.hpp"
 #include "apsp/solver/host_operands.hpp"
-#include "host_microkernel.hpp"
 
 namespace apsp::Impl {
 

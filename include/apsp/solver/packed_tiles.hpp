@@ -16,9 +16,9 @@
 
 #include <cstdint>
 
+#include "apsp/backends/backend_traits.hpp"
 #include "apsp/solver/slice_staging.hpp"
 #include "apsp/solver/thread_tile.hpp"
-#include "backend_traits.hpp"
 
 namespace apsp::Impl {
 

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "apsp/backends/backend_traits.hpp"
 #include "apsp/solver/thread_tile.hpp"
-#include "backend_traits.hpp"
 
 namespace apsp::Impl {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "backend_traits.hpp"
+#include "apsp/backends/backend_traits.hpp"
 
 namespace apsp::Impl {
 

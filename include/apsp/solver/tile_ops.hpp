@@ -9,12 +9,12 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "apsp/backends/backend_traits.hpp"
 #include "apsp/solver/host_tiles.hpp"
 #include "apsp/solver/register_tiles.hpp"
 #include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/slice_staging.hpp"
 #include "apsp/solver/thread_tile.hpp"
-#include "backend_traits.hpp"
 
 namespace apsp::Impl {
 

@@ -7,10 +7,10 @@
 
 #include <cuda_pipeline.h>
 
-#include "backend_traits.hpp"  // the template specialised here
+#include "apsp/backends/backend_traits.hpp"  // the template specialised here
 
-#include "cuda_min_plus_pair.hpp"
-#include "register_tile_team.hpp"
+#include "apsp/backends/cuda_min_plus_pair.hpp"
+#include "apsp/backends/register_tile_team.hpp"
 
 namespace apsp {
 

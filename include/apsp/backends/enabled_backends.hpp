@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "backend_runtime.hpp"
-#include "backend_traits.hpp"
+#include "apsp/backends/backend_runtime.hpp"
+#include "apsp/backends/backend_traits.hpp"
 
 namespace apsp {
 

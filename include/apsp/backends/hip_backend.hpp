@@ -26,9 +26,9 @@
 
 #include <cstdint>
 
-#include "backend_traits.hpp"  // the template specialised here
+#include "apsp/backends/backend_traits.hpp"  // the template specialised here
 
-#include "register_tile_team.hpp"
+#include "apsp/backends/register_tile_team.hpp"
 
 #ifndef APSP_HIP_TILE_ROWS
 #define APSP_HIP_TILE_ROWS 8

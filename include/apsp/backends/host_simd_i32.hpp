@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "host_simd_isa.hpp"
+#include "apsp/backends/host_simd_isa.hpp"
 
 namespace apsp::host_simd {
 

@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-#include "host_simd.hpp"
+#include "apsp/backends/host_simd.hpp"
 
 namespace apsp::host_simd {
 

@@ -5,6 +5,6 @@
 // instruction set the build targets (host_simd_isa.hpp).
 #pragma once
 
-#include "host_simd_i32.hpp"
-#include "host_simd_isa.hpp"
-#include "host_simd_u16.hpp"
+#include "apsp/backends/host_simd_i32.hpp"
+#include "apsp/backends/host_simd_isa.hpp"
+#include "apsp/backends/host_simd_u16.hpp"

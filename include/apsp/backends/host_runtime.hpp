@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "backend_runtime.hpp"  // the template specialised here
+#include "apsp/backends/backend_runtime.hpp"  // the template specialised here
 
 namespace apsp {
 

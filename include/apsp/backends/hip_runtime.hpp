@@ -8,9 +8,9 @@
 #include <cstddef>
 #include <string>
 
-#include "backend_runtime.hpp"  // the template specialised here
-#include "gpu_runtime.hpp"
-#include "hip_space.hpp"
+#include "apsp/backends/backend_runtime.hpp"  // the template specialised here
+#include "apsp/backends/gpu_runtime.hpp"
+#include "apsp/backends/hip_space.hpp"
 
 namespace apsp {
 

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "host_simd_i32.hpp"
-#include "host_simd_isa.hpp"
+#include "apsp/backends/host_simd_i32.hpp"
+#include "apsp/backends/host_simd_isa.hpp"
 
 namespace apsp::host_simd {
 

@@ -84,11 +84,11 @@ class DeviceCollectives {
 
 }  // namespace apsp
 
-#include "host_runtime.hpp"
+#include "apsp/backends/host_runtime.hpp"
 #if defined(KOKKOS_ENABLE_CUDA)
-#include "cuda_collectives.hpp"
-#include "cuda_runtime.hpp"
+#include "apsp/backends/cuda_collectives.hpp"
+#include "apsp/backends/cuda_runtime.hpp"
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
-#include "hip_runtime.hpp"
+#include "apsp/backends/hip_runtime.hpp"
 #endif

@@ -13,8 +13,8 @@
 
 #include <cstdint>
 
-#include "backend_traits.hpp"  // the template specialised here
-#include "host_simd.hpp"
+#include "apsp/backends/backend_traits.hpp"  // the template specialised here
+#include "apsp/backends/host_simd.hpp"
 
 // 16-bit lanes in the host product where a block of C allows it (solver/host_tiles.hpp);
 // -DAPSP_HOST_LANES16=0 keeps every block in int32 lanes (for comparison).

@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <string>
 
-#include "backend_runtime.hpp"  // the template specialised here
-#include "gpu_runtime.hpp"
+#include "apsp/backends/backend_runtime.hpp"  // the template specialised here
+#include "apsp/backends/gpu_runtime.hpp"
 
 namespace apsp {
 

@@ -14,8 +14,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "backend_runtime.hpp"  // the template specialised here
-#include "gpu_runtime.hpp"
+#include "apsp/backends/backend_runtime.hpp"  // the template specialised here
+#include "apsp/backends/gpu_runtime.hpp"
 
 namespace apsp {
 

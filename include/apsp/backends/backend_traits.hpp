@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #if defined(KOKKOS_ENABLE_HIP)
-#include "hip_space.hpp"
+#include "apsp/backends/hip_space.hpp"
 #endif
 
 // Full unrolling of the short fixed loops over a thread tile or a run.
@@ -86,8 +86,8 @@ KOKKOS_FORCEINLINE_FUNCTION int32_t portable_packed_min_plus(int32_t c, int32_t 
 
 }  // namespace apsp
 
-#include "hip_backend.hpp"  // the traits compile everywhere (host tests use the tile shape)
-#include "host_backend.hpp"
+#include "apsp/backends/hip_backend.hpp"  // the traits compile everywhere (host tests use the tile shape)
+#include "apsp/backends/host_backend.hpp"
 #if defined(KOKKOS_ENABLE_CUDA)
-#include "cuda_backend.hpp"
+#include "apsp/backends/cuda_backend.hpp"
 #endif
