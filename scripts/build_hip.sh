@@ -15,4 +15,5 @@ cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COM
   -DKokkos_ROOT="$kokkos" >&2
 cmake --build "$build" -j"$(nproc)" >&2
 "$here/scripts/show_hip_kernel.sh" "$build" --check >&2
+"$here/scripts/check_headers.sh" "$build" 'apsp/backends/hip_' >&2  # the HIP headers on their own
 echo "$build"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Every header stands alone: each of include/apsp/ (the backends' in include/apsp/backends/
-# too) compiled as the only include of a translation unit (syntax only), with the flags of the
-# build's own src/main.cpp (its compile_commands.json), for host builds. Device headers
-# (backends/cuda_*, backends/hip_*) need their compiler and are left out.
-#   scripts/check_headers.sh BUILD_DIR
+# too) compiled as the only include of a translation unit, with the compiler and flags of the
+# build's own src/main.cpp (its compile_commands.json). A host build checks the host headers; a
+# HIP build (hipcc: scripts/build_hip.sh runs this) the HIP ones too, a CUDA build (nvcc_wrapper)
+# the CUDA ones too.
+#   scripts/check_headers.sh BUILD_DIR [PATTERN]   (PATTERN: only the headers whose path matches)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
@@ -27,14 +28,19 @@ for e in json.load(open(sys.argv[1])):
 PY
 )
 [ "${#cmd[@]}" -gt 0 ] || { echo "no compile command for src/main.cpp in $build"; exit 1; }
-headers=$(cd "$here/include" && ls apsp/*/*.hpp | grep -v "^apsp/backends/\(cuda\|hip\)_")
+case "${cmd[0]}" in
+  *hipcc*) skip="cuda" only=(-fsyntax-only) ;;
+  *nvcc*) skip="hip" only=(-c -o /dev/null) ;;  # nvcc has no syntax-only pass
+  *) skip="cuda\|hip" only=(-fsyntax-only) ;;
+esac
+headers=$(cd "$here/include" && ls apsp/*/*.hpp | grep -v "^apsp/backends/\($skip\)_" | grep -e "${2:-.}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 check() {
   local h=$1 tu
   tu="$work/$(echo "$h" | tr '/.' '__').cpp"
   printf '#include "%s"\n' "$h" >"$tu"
-  if ! "${cmd[@]}" -fsyntax-only "$tu" >"$tu.log" 2>&1; then
+  if ! "${cmd[@]}" "${only[@]}" "$tu" >"$tu.log" 2>&1; then
     echo "$h does not compile on its own:"
     grep -m 3 "error" "$tu.log"
     return 1
@@ -43,6 +49,6 @@ check() {
 export -f check
 export work
 status=0
-printf '%s\n' $headers | xargs -P "$(nproc)" -I{} bash -c "$(declare -p cmd); check {}" || status=1
+printf '%s\n' $headers | xargs -P "$(nproc)" -I{} bash -c "$(declare -p cmd only); check {}" || status=1
 echo "headers: $(printf '%s\n' $headers | wc -l) checked$([ $status -eq 0 ] && echo ", each compiles on its own")"
 exit $status
