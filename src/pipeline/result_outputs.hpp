@@ -42,7 +42,7 @@ class ResultOutputs {
   void refuse(const RunOptions& opt) {
     std::vector<std::string> taken{opt.input};
     for (auto& o : list_) {
-      if (!o->discard) o->target = check_output_path(o->path, o->what, taken);
+      if (!o->target.discard) o->target = check_output_path(o->path, o->what, taken);
       if (o != list_.front()) refuse_same(*o, *list_.front(), opt.record_path);
       taken.push_back(o->path);
     }
@@ -106,8 +106,7 @@ class ResultOutputs {
   struct Output {
     const char* what;
     std::string path;
-    bool discard;  ///< --no-output
-    OutputTarget target;
+    OutputTarget target;  ///< discard: --no-output (then never checked)
     std::unique_ptr<ResultFile> file;
     ReadyRows<Runtime> ready;  ///< its pieces, as a device run prepares them
     const DistanceMatrix<ExecSpace>* rows = nullptr;
@@ -118,7 +117,6 @@ class ResultOutputs {
     Output& o = *list_.back();
     o.what = what;
     o.path = path;
-    o.discard = discard;
     o.target.discard = discard;
   }
   static void refuse_same(const Output& o, const Output& distances, const std::string& record) {

@@ -61,11 +61,11 @@ struct PathTileOps {
   static constexpr int kAPitch = kSlice + 1;
   // Called in the kernels too (the device functions must not call host ones: nvcc compiled
   // such a kernel to nothing, with only a warning).
-  // Team scratch: each kernel's keys defined once; the launch asks for them plus the alignment,
-  // the kernel takes exactly them.
+  // Team scratch (GPU kernels only): each kernel's keys defined once; the launch asks for them
+  // plus the alignment, the kernel takes exactly them.
   static constexpr size_t kScratchAlign = 64;
-  KOKKOS_INLINE_FUNCTION static size_t product_values(int B) { return kGpu ? size_t(B * kAPitch + kSlice * B) : 0; }
-  KOKKOS_INLINE_FUNCTION static size_t closure_values(int B) { return kGpu ? size_t(B * (B + 1)) : 0; }
+  KOKKOS_INLINE_FUNCTION static size_t product_values(int B) { return size_t(B * kAPitch + kSlice * B); }
+  KOKKOS_INLINE_FUNCTION static size_t closure_values(int B) { return size_t(B * (B + 1)); }
   KOKKOS_INLINE_FUNCTION static size_t product_scratch(int B) {
     return kGpu ? product_values(B) * sizeof(Value) + kScratchAlign : 0;
   }
