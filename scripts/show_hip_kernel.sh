@@ -44,8 +44,7 @@ directory=$(head -n1 <<<"$command")
 }
 asm=$(ls "$work"/pipeline-hip-amdgcn-amd-amdhsa-*.s | head -n1)
 : "$directory"
-python3 - "$work/remarks.txt" "$asm" "$check" "$here/include/apsp/backends/hip_backend.hpp" \
-  "$here/include/apsp/paths/path_tile_ops.hpp" <<'PY'
+python3 - "$work/remarks.txt" "$asm" "$check" "$here/include/apsp/backends/hip_backend.hpp" <<'PY'
 import re, subprocess, sys
 from collections import Counter
 
@@ -54,12 +53,11 @@ arch = re.search(r"amdhsa-(gfx\w+)\.s$", asm).group(1)
 
 def short(mangled):
     name = subprocess.run(["c++filt"], input=mangled, capture_output=True, text=True).stdout.strip()
-    # A phase kernel names its tile operations (TileOps, or PathTileOps on path keys) and
-    # whether it is the tuned instantiation; other functors only their execution space.
+    # A phase kernel names its tile operations and whether it is the tuned instantiation;
+    # other functors only their execution space.
     m = re.search(r"apsp::Impl::(\w+Kernel)<apsp::Impl::(\w+)<[^<>]*>\s*(?:, (true|false))?\s*>", name)
     if m:
-        prefix = "Path" if m.group(2) == "PathTileOps" else ""
-        return prefix + m.group(1) + {"true": " (tuned)", "false": " (general)"}.get(m.group(3), "")
+        return m.group(1) + {"true": " (tuned)", "false": " (general)"}.get(m.group(3), "")
     m = re.search(r"apsp::Impl::(\w+)<[^<>]*?(?:, (true|false))?>", name)
     if not m:
         return None
@@ -92,26 +90,15 @@ pad = int(re.search(r"kScratchPad = (\d+)", header).group(1))
 team = (block // tile_rows) * (block // tile_cols)
 product_lds = 2 * (block * (slice + pad) + slice * (block + pad)) * 4 + 64 + (team + 2) * 8
 closure_lds = 4 * block * 4 + 64 + (team + 2) * 8
-# The path kernels (PathTileOps, 64-bit keys) stage their own shapes: an A slice of B rows of
-# kSlice + 1 keys and a B slice of kSlice rows of B keys; the closure the whole tile, B x (B + 1).
-paths = open(sys.argv[5]).read()
-path_value = lambda name: int(re.search(r"\b" + name + r" = (\d+);", paths).group(1))
-p_tile, p_slice, p_block = path_value("kTile"), path_value("kSlice"), path_value("default_block")
-p_team = (p_block // p_tile) ** 2
-path_product_lds = (p_block * (p_slice + 1) + p_slice * p_block) * 8 + 64 + (p_team + 2) * 8
-path_closure_lds = p_block * (p_block + 1) * 8 + 64 + (p_team + 2) * 8
-print(f"== {arch}: resources per kernel (compiler report; LDS at run time for B = {block}, team {team}; "
-      f"Path kernels B = {p_block}, team {p_team})")
+print(f"== {arch}: resources per kernel (compiler report; LDS at run time for B = {block}, team {team})")
 print(f"{'kernel':34} {'VGPR':>5} {'AGPR':>5} {'SGPR':>5} {'scratch B':>9} {'VGPR spill':>10} {'occupancy':>9} {'LDS B':>7}")
 for name in sorted(kernels):
     k = kernels[name]
     lds = k.get("LDS Size", 0)
-    path = name.startswith("Path")
-    base = name[4:] if path else name
-    if "Tiles" in base or "Cross" in base or "RowColumn" in base:
-        lds += path_product_lds if path else product_lds
-    elif base.startswith("PivotTile"):
-        lds += path_closure_lds if path else closure_lds
+    if "Tiles" in name or "Cross" in name or "RowColumn" in name:
+        lds += product_lds
+    elif name.startswith("PivotTile"):
+        lds += closure_lds
     print(f"{name:34} {k.get('VGPRs', 0):5} {k.get('AGPRs', 0):5} {k.get('SGPRs', 0):5} {k.get('ScratchSize', 0):9} "
           f"{k.get('VGPRs Spill', 0):10} {k.get('Occupancy', 0):9} {lds:7}")
 

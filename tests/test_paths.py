@@ -108,7 +108,15 @@ class Predecessors(unittest.TestCase):
         with open(out, "rb") as f, open(pred, "rb") as g:
             return f.read(), g.read()
 
-    def check(self, name, v, edges, blocks=(8, 16, 64)):
+    def block_ok(self, graph, backend, b):
+        """Whether the backend takes block b at all (its distance-only run says so)."""
+        p = run([ARGS.exe, "--quiet", "--no-verify", "--no-output", "--backend", backend, "-b", b, graph])
+        if p.returncode == 2 and "is not supported" in p.stderr:
+            return False
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return True
+
+    def check(self, name, v, edges, blocks=(16, 64, 128)):
         graph = self.path(f"{name}.bin")
         write_graph(graph, v, edges)
         best = lightest(edges)
@@ -127,8 +135,8 @@ class Predecessors(unittest.TestCase):
         first = None
         for backend in self.backends:
             for b in blocks:
-                if backend not in ("Serial", "OpenMP") and b % 16:
-                    continue  # GPU path tiles: multiples of 16
+                if not self.block_ok(graph, backend, b):
+                    continue
                 for np_ in [0] + ([1, 2, 3] if ARGS.mpiexec else []):
                     what = f"{name}: {backend}, B = {b}, {np_ or 1} process(es)"
                     d_bytes, p_bytes = self.solve(graph, np_, ("--backend", backend, "-b", b))
@@ -177,6 +185,24 @@ class Predecessors(unittest.TestCase):
         edges += [(2, 40, 5)]
         self.check("parts", 61, edges)
 
+    def test_grid(self):
+        # a road-like 12 x 12 grid, both directions, weights 50..3000: long paths, few ties
+        rng = np.random.default_rng(13)
+        side, edges = 12, []
+        for r in range(side):
+            for c in range(side):
+                u = r * side + c
+                for v in ([u + 1] if c + 1 < side else []) + ([u + side] if r + 1 < side else []):
+                    edges += [(u, v, int(rng.integers(50, 3001))), (v, u, int(rng.integers(50, 3001)))]
+        self.check("grid", side * side, edges)
+
+    def test_components(self):
+        # four dense random components of 20 (weights 0..1000, as the generator's): most pairs unreachable
+        rng = np.random.default_rng(17)
+        edges = [(20 * c + int(rng.integers(20)), 20 * c + int(rng.integers(20)), int(rng.integers(0, 1001)))
+                 for c in range(4) for _ in range(120)]
+        self.check("components", 80, edges)
+
     def test_verify_catches_a_changed_predecessor(self):
         graph, out, pred = self.path("g.bin"), self.path("d.out"), self.path("p.out")
         write_graph(graph, 40, [(i, (i * 7 + 3) % 40, i % 5) for i in range(40)] + [(i, i + 1, 2) for i in range(39)])
@@ -213,14 +239,17 @@ class Predecessors(unittest.TestCase):
             self.assertIn(needle, p.stderr)
             self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
             self.assertFalse(os.path.exists(out))
+        # V above the old 17-bit predecessor field: refused for memory alone, naming the predecessors
         big = self.path("big.bin")
         np.array([140000, 0], dtype="<i4").tofile(big)
-        p = run([ARGS.exe, big, out, "--predecessors", self.path("p.out")])
+        p = run([ARGS.exe, "--max-host-memory", "1G", big, out, "--predecessors", self.path("p.out")])
         self.assertEqual(p.returncode, 2, p.stderr)
-        self.assertIn("--predecessors takes up to V = 131071", p.stderr)
+        self.assertIn("V = 140000 needs", p.stderr)
+        self.assertIn("the predecessors", p.stderr)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
         p = run([ARGS.exe, "-b", "12", graph, out, "--predecessors", self.path("p.out")])
         self.assertEqual(p.returncode, 2, p.stderr)
-        self.assertIn("with --predecessors", p.stderr)
+        self.assertIn("block size 12 is not supported", p.stderr)
         self.assertEqual(sorted(os.listdir(self.dir.name)), ["big.bin", "g.bin"], "something was left behind")
 
 

@@ -55,6 +55,9 @@ void print_breakdown(const RunReport& r) {
     std::fprintf(
         stderr, "apsp_kokkos:   MPI     %.4f s in broadcasts, %.4f s staging (slowest rank; overlapped with phase 3)\n",
         s.mpi, s.staging);
+  if (s.predecessors > 0)
+    std::fprintf(stderr, "apsp_kokkos:   paths   %.4f s (the predecessor search after the distances)\n",
+                 s.predecessors);
   if (r.phases_timed)
     std::fprintf(stderr, "apsp_kokkos:   phases  %.4f / %.4f / %.4f s (pivot / row+column / rest)\n",
                  r.phase_seconds[0], r.phase_seconds[1], r.phase_seconds[2]);

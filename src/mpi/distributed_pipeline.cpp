@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,14 @@
 #include "mpi_ranks.hpp"
 
 namespace apsp::mpi {
+
+namespace {
+int rank_of(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+}  // namespace
 
 std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& mine) {
   int size = 1;
@@ -30,6 +39,29 @@ std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& mine) 
   out.reserve(size_t(size));
   for (int r = 0; r < size; ++r) out.push_back(all.substr(size_t(offsets[size_t(r)]), size_t(lengths[size_t(r)])));
   return out;
+}
+
+std::vector<int32_t> concatenate_ints(MPI_Comm comm, const std::vector<int32_t>& mine) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  const auto length = static_cast<int64_t>(mine.size());
+  std::vector<int64_t> lengths(static_cast<size_t>(size));
+  MPI_Allgather(&length, 1, MPI_INT64_T, lengths.data(), 1, MPI_INT64_T, comm);
+  int64_t total = 0;
+  for (const int64_t l : lengths) total += l;
+  std::vector<int32_t> all(static_cast<size_t>(total));
+  // Each rank's part broadcast in pieces that an int counts (a part may pass 2^31 entries).
+  constexpr int64_t kPiece = int64_t(1) << 28;
+  int64_t at = 0;
+  for (int r = 0; r < size; ++r) {
+    if (r == rank_of(comm)) std::copy(mine.begin(), mine.end(), all.begin() + at);
+    for (int64_t done = 0; done < lengths[size_t(r)]; done += kPiece) {
+      const int count = static_cast<int>(std::min(kPiece, lengths[size_t(r)] - done));
+      MPI_Bcast(all.data() + at + done, count, MPI_INT32_T, r, comm);
+    }
+    at += lengths[size_t(r)];
+  }
+  return all;
 }
 
 std::string devices_of_all_ranks(MPI_Comm comm, const std::string& mine) {

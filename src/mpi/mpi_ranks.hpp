@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -31,6 +32,9 @@ namespace apsp::mpi {
 
 /// Every rank's `mine`, in rank order. Collective.
 std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& mine);
+
+/// Every rank's `mine` one after the other, in rank order. Collective.
+std::vector<int32_t> concatenate_ints(MPI_Comm comm, const std::vector<int32_t>& mine);
 
 /// Every rank's device, as one line: identical names counted ("AMD EPYC 7B13 x4"), GPUs
 /// listed one by one (their names carry the device number). Collective.
@@ -111,6 +115,7 @@ class MpiRanks {
   void barrier() const { MPI_Barrier(comm_); }
   std::string devices(const std::string& mine) const { return devices_of_all_ranks(comm_, mine); }
   VerifyReport combine(const VerifyReport& local) const { return combine_verdicts(comm_, local); }
+  std::vector<int32_t> concatenate(const std::vector<int32_t>& mine) const { return concatenate_ints(comm_, mine); }
 
   /// One node: ranks copy into a shared mapping, the node's 8 writer threads split among them
   /// (no more than the CPUs this rank may use).

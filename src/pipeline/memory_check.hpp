@@ -12,7 +12,7 @@
 #include "apsp/check/verify.hpp"
 #include "apsp/core/errors.hpp"
 #include "apsp/core/sizes.hpp"
-#include "apsp/paths/path_solve.hpp"
+#include "apsp/paths/predecessor_search.hpp"
 #include "apsp/pipeline/pipeline.hpp"
 #include "apsp/solver/blocked_fw.hpp"
 #include "apsp/solver/build_from_edges.hpp"
@@ -29,11 +29,20 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   constexpr bool on_device = !host_is_device<ExecSpace>();
   const int64_t v = rep.vertices, n = padded_size(v, rep.block);
   const bool paths = !opt.predecessors.empty();
-  // With --predecessors: the distance rows, their keys (8 bytes an entry) and the predecessor
-  // rows, all three at once when the keys are split.
-  const int64_t rows = matrix_bytes(v, rep.block, most_rows, paths ? 16 : 4);
-  const SolverMemory extra = paths ? procs.template solver_memory<PathFloydWarshall<ExecSpace>>(v, rep.block)
-                                   : procs.template solver_memory<BlockedFloydWarshall<ExecSpace>>(v, rep.block);
+  // With --predecessors: the predecessor rows beside the distance rows, and where the solver
+  // runs the edges of the rows held (8 bytes an edge, read before the solve), then those of
+  // them that are shortest paths and the whole graph's (one process: the same), and the
+  // search's levels and frontiers (predecessor_search.hpp). The shortest edges are counted as
+  // if every edge were one: on the graphs measured they are far fewer.
+  const int64_t rows = matrix_bytes(v, rep.block, most_rows, paths ? 8 : 4);
+  SolverMemory extra = procs.template solver_memory<BlockedFloydWarshall<ExecSpace>>(v, rep.block);
+  if (paths) {
+    const int64_t edges = std::min(rep.edges, size_mul(v, v));
+    extra.beside_matrix =
+        size_add(extra.beside_matrix, size_add(size_mul(8, std::min(local_edges, edges)), size_mul(8, edges)));
+    extra.beside_matrix =
+        size_add(extra.beside_matrix, size_add(size_mul(16, v), predecessor_search_bytes<ExecSpace>(v, most_rows)));
+  }
   if (on_device) {
     rep.device_bytes = size_add(size_add(rows, extra.beside_matrix),
                                 3 * int64_t(sizeof(int32_t)) * std::min<int64_t>(kEdgeChunk, rep.edges));
@@ -52,7 +61,7 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   const std::string matrix =
       (Procs::kMpi ? std::to_string(most_rows) + " rows of the " + std::to_string(n) + "^2 int32 matrix, pivot rows"
                    : std::to_string(n) + "^2 int32 distance matrix") +
-      (paths ? " with its path keys and predecessors" : "");
+      (paths ? ", the predecessors and the edges" : "");
   procs.collectively([&] {
     // The ranks of a node share its memory.
     const int64_t node_bytes = size_mul(rep.host_bytes, procs.ranks_on_node());

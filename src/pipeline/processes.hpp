@@ -10,11 +10,12 @@
 // - agreement: `collectively(stage)` runs a stage that may throw; under MPI every rank then
 //   throws the error of the lowest failing rank, so that all leave the same way;
 //   `slowest(seconds)` (the maximum over ranks), `total(count)` (the sum), `barrier()`, `devices(mine)` (every
-//   process's device, as one line), `combine(local)` (the self-check's verdict over ranks);
+//   process's device, as one line), `combine(local)` (the self-check's verdict over ranks), `concatenate(ints)` (every
+//   process's vector, in rank order, on every process);
 // - the output: `write_threads(requested)` and `open_output(path, cols, threads)`, the
 //   ResultFile that this process writes its rows into;
-// - the solver, for a single-device round driver FW (BlockedFloydWarshall over distances or
-//   over path keys): `solver_memory<FW>(V, B)` (what it allocates beside the matrix) and
+// - the solver, for a single-device round driver FW (BlockedFloydWarshall):
+//   `solver_memory<FW>(V, B)` (what it allocates beside the matrix) and
 //   `Solver<FW>`, built from (policy, FW::Matrix), whose `solve(phase_times, after_round)`
 //   runs every round and returns SolveSeconds.
 #pragma once

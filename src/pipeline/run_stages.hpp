@@ -24,7 +24,8 @@
 #include "apsp/io/graph_file.hpp"
 #include "apsp/io/output_file.hpp"
 #include "apsp/io/output_path.hpp"
-#include "apsp/paths/path_solve.hpp"
+#include "apsp/paths/edge_rows.hpp"
+#include "apsp/paths/predecessor_search.hpp"
 #include "apsp/pipeline/pipeline.hpp"
 #include "apsp/solver/block_size.hpp"
 #include "apsp/solver/blocked_fw.hpp"
@@ -38,6 +39,7 @@
 #include "result_outputs.hpp"
 #include "result_rows.hpp"
 #include "stage_clock.hpp"
+#include "whole_graph_edges.hpp"
 
 namespace apsp::Impl {
 
@@ -73,9 +75,7 @@ class RunStages {
     rep_.backend = ExecSpace::name();
     rep_.concurrency = ExecSpace().concurrency();
     rep_.thread_binding = opt_.thread_binding;
-    rep_.block = opt_.block_size > 0 ? opt_.block_size
-                 : paths_            ? Impl::PathTileOps<ExecSpace>::default_block
-                                     : BackendTraits<ExecSpace>::default_block;
+    rep_.block = opt_.block_size > 0 ? opt_.block_size : BackendTraits<ExecSpace>::default_block;
     rep_.no_output = opt_.no_output;
     procs_.collectively([&] { procs_.template describe<ExecSpace>(rep_); });  // may refuse --pivot-rows
     rep_.seconds.startup = procs_.slowest(std::chrono::duration<double>(t_entry - t_start_).count());
@@ -85,10 +85,7 @@ class RunStages {
   /// /dev/null): none may be the input, another output or the record.
   void refuse_outputs() {
     procs_.collectively([&] {
-      if (paths_)
-        check_path_block_size<ExecSpace>(rep_.block);
-      else
-        check_block_size<ExecSpace>(rep_.block);
+      check_block_size<ExecSpace>(rep_.block);
       outputs_.refuse(opt_);
     });
   }
@@ -112,8 +109,6 @@ class RunStages {
     });
     rep_.vertices = graph_->vertices();
     graph_name_ = opt_.input.empty() ? "generated graph" : opt_.input;
-    if (paths_)  // the vertex limit of the keys, before any memory is sized (weights: after the build)
-      procs_.collectively([&] { PathKeys::of(rep_.vertices, 0, graph_name_); });
     // Each process made the edges of its own rows: every process takes part in the sum, also one
     // that holds all rows (fewer tile rows than processes) or none.
     rep_.edges = opt_.generate ? procs_.total(graph_->edges()) : graph_->edges();
@@ -147,8 +142,8 @@ class RunStages {
   }
 
   /// This process's rows of the distance matrix, built from the edges where it solves; with
-  /// --predecessors, their path keys (solved in place of the distances and split into
-  /// distances and predecessors after the solve: paths/path_solve.hpp).
+  /// --predecessors, also the edges of those rows, read off the matrix before the solve
+  /// (paths/edge_rows.hpp), and the predecessor rows.
   void build() {
     const auto t0 = Clock::now();
     region_.emplace("apsp::build");
@@ -160,32 +155,23 @@ class RunStages {
       }
       // Where a device solves, the edges read ahead are freed once the solve is done, beside the
       // copy back, instead of before the solve (0.04 s for 960 MB on an H200 host); a host backend
-      // frees them at once, its memory holding the matrix (and, with --predecessors, the keys
-      // next). A check started beside the build holds its own share of them until its CSR is
+      // frees them at once, its memory holding the matrix (and, with --predecessors, the
+      // predecessor rows). A check started beside the build holds its own share of them until its CSR is
       // built; one that starts later reads the file again.
       edges_read_ahead_ = graph_->release_cache();
       if (host_is_device<ExecSpace>()) edges_read_ahead_.reset();
-      if (!paths_) solver_.emplace(procs_, *d_);
+      if (paths_) {
+        edges_.emplace(edges_of_rows(*d_, held_rows_));
+        pred_.emplace(rep_.vertices, rep_.block, d_->first_row, d_->rows, "apsp::predecessor_matrix");
+      }
+      solver_.emplace(procs_, *d_);
     });
-    if (paths_) build_path_keys();
     outputs_.set_rows(0, *d_);
     if (paths_) outputs_.set_rows(1, *pred_);
     region_.reset();
     rep_.seconds.build = procs_.slowest(seconds_since(t0));
     rep_.device = procs_.devices(Runtime::device_name());
     if (opt_.on_start) opt_.on_start(rep_);
-  }
-  void build_path_keys() {
-    // The key widths follow the heaviest edge of the whole graph (every rank's rows): the
-    // largest of the ranks' figures (an integer well inside a double's exact range).
-    const auto heaviest = int32_t(procs_.slowest(double(largest_weight(*d_))));
-    procs_.collectively([&] {
-      codec_ = PathKeys::of(rep_.vertices, heaviest, graph_name_);
-      keys_.emplace(rep_.vertices, rep_.block, d_->first_row, d_->rows, "apsp::path_keys");
-      to_keys(*d_, *keys_, codec_);
-      pred_.emplace(rep_.vertices, rep_.block, d_->first_row, d_->rows, "apsp::predecessor_matrix");
-      path_solver_.emplace(procs_, *keys_);
-    });
   }
 
   /// The outputs' blocks do not depend on the result: a device backend allocates them and makes
@@ -202,12 +188,8 @@ class RunStages {
     const auto t0 = Clock::now();
     ScopedRegion r("apsp::solve");
     auto progress = ProgressThrottle<ExecSpace>(opt_.on_progress, opt_.progress_interval, t0);
-    const SolveSeconds s =
-        paths_ ? path_solver_->solve(opt_.phase_times, progress) : solver_->solve(opt_.phase_times, progress);
-    if (paths_) {
-      split_keys(*keys_, codec_, *d_, *pred_);
-      ExecSpace().fence();
-    }
+    const SolveSeconds s = solver_->solve(opt_.phase_times, progress);
+    if (paths_) find_paths();
     procs_.barrier();
     // The slowest process's, like every other figure: processes leave the first barrier at
     // slightly different times, and one's time blocked in MPI may exceed another's solve.
@@ -218,12 +200,26 @@ class RunStages {
     rep_.seconds.staging = procs_.slowest(s.staging);
   }
 
-  /// The solvers' buffers and the keys go; the edges read ahead are freed on a thread of their own.
+  /// --predecessors, part of the solve: the edges that are shortest paths (those of this
+  /// process's rows, then the whole graph's), and the search from each source held.
+  void find_paths() {
+    const auto t0 = Clock::now();
+    ScopedRegion r("apsp::predecessors");
+    std::optional<EdgeRows<ExecSpace>> mine;
+    procs_.collectively([&] {
+      mine.emplace(shortest_edges(*edges_, *d_));
+      edges_.reset();
+    });
+    const EdgeRows<ExecSpace> all = whole_graph_edges(procs_, *mine);
+    mine.reset();
+    procs_.collectively([&] { find_predecessors(*d_, held_rows_, all, *pred_); });
+    rep_.seconds.predecessors = procs_.slowest(seconds_since(t0));
+  }
+
+  /// The solver's buffers go; the edges read ahead are freed on a thread of their own.
   void release_solver() {
     solver_.reset();
-    path_solver_.reset();
     if (edges_read_ahead_) free_edges_.emplace([edges = std::move(edges_read_ahead_)]() mutable { edges.reset(); });
-    keys_.reset();
   }
 
   /// The tests' hook: one entry of the result changed, so that the check must catch it.
@@ -279,9 +275,7 @@ class RunStages {
   std::optional<HeldRowsCheck<ExecSpace>> check_;
   std::optional<Matrix> d_, pred_;
   std::optional<typename Procs::template Solver<BlockedFloydWarshall<ExecSpace>>> solver_;
-  std::optional<PathKeyMatrix<ExecSpace>> keys_;
-  std::optional<typename Procs::template Solver<PathFloydWarshall<ExecSpace>>> path_solver_;
-  PathKeys codec_;
+  std::optional<EdgeRows<ExecSpace>> edges_;  ///< --predecessors: the edges of the rows held, until the search
   std::shared_ptr<int32_t[]> edges_read_ahead_;
   std::optional<BackgroundTask> free_edges_;
 };

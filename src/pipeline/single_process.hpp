@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "apsp/check/verify.hpp"
 #include "apsp/core/cpus.hpp"
@@ -48,6 +49,7 @@ class SingleProcess {
   void barrier() const {}
   std::string devices(const std::string& mine) const { return mine; }
   VerifyReport combine(const VerifyReport& local) const { return local; }
+  std::vector<int32_t> concatenate(std::vector<int32_t> mine) const { return mine; }
 
   int write_threads(int requested) const { return default_write_threads(requested); }
   std::unique_ptr<ResultFile> open_output(const OutputTarget& target, int64_t cols, int threads) const {

@@ -101,6 +101,7 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
         {"solve", r.seconds.solve},
         {"mpi_broadcast_wait", r.seconds.mpi},
         {"mpi_staging_wait", r.seconds.staging},
+        {"predecessor_search", r.seconds.predecessors},
         {"verify", r.seconds.verify},
         {"copy_back_wait", r.seconds.copy_back},
         {"write", r.seconds.write},

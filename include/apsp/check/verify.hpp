@@ -36,7 +36,7 @@ std::vector<int64_t> verify_sources(int64_t vertices, int64_t requested);
 struct ReferenceGraph;
 
 /// Dijkstra's distances from each of `sources` (V int32 each, INF where unreachable); with
-/// `paths`, also the predecessors the tie rule picks (paths/path_keys.hpp: fewest edges, then
+/// `paths`, also the predecessors the tie rule picks (paths/predecessor_search.hpp: fewest edges, then
 /// the smallest predecessor; -1 at the source and where unreachable), and the graph kept (its
 /// edges sorted) to walk the result's predecessor chains against.
 struct ReferenceRows {

@@ -184,10 +184,8 @@ class DistributedFloydWarshall {
   void share_pivot_row(int k) {
     const int root = part_.owner(k);
     const Block rb = Block::of(local_);
-    // Counted in int32: a 64-bit key travels as two.
-    static_assert(sizeof(Value) == sizeof(int32_t) || sizeof(Value) == sizeof(int64_t));
-    constexpr int64_t kInts = sizeof(Value) == sizeof(int64_t) ? 2 : 1;
-    const int64_t count = int64_t(local_.block) * local_.n * kInts;
+    static_assert(sizeof(Value) == sizeof(int32_t), "pivot rows travel as int32");
+    const int64_t count = int64_t(local_.block) * local_.n;
     Kokkos::Timer t;
     // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the keys' bytes, as int32
     auto* const mine = reinterpret_cast<int32_t*>(root == rank_ ? rb.tile_row(k) : pivot_[k % 2].data());

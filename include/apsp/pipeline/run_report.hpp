@@ -25,7 +25,7 @@ struct RunOptions {
   /// the edges out of its own rows).
   std::optional<RandomGraphSpec> generate;
   bool no_output = false;  ///< --no-output: solve (and check) without writing the V x V result
-  /// --predecessors: the predecessor matrix file (paths/path_keys.hpp has the tie rule); empty: none.
+  /// --predecessors: the predecessor matrix file (paths/predecessor_search.hpp has the tie rule); empty: none.
   std::string predecessors;
   /// How the pipeline opens `input` at its read stage; unset: GraphFile::open(input). main()
   /// passes the graph it began reading while Kokkos initialised (io/input_prefetch.hpp).
@@ -65,6 +65,8 @@ struct StageSeconds {
   /// Distributed runs (part of solve, overlapped with it on a GPU): seconds blocked in the
   /// pivot-row broadcasts, and waiting for pivot-row copies between device and host memory.
   double mpi = 0, staging = 0;
+  /// --predecessors (part of solve): the shortest edges gathered and the search from each source.
+  double predecessors = 0;
 };
 
 struct RunReport {

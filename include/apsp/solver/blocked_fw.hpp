@@ -31,7 +31,7 @@
 namespace apsp {
 
 /// `Ops`: the tile operations and the entry type (Ops::Value) they work on: TileOps on int32
-/// distances, or PathTileOps (paths/path_tile_ops.hpp) on the keys that carry predecessors.
+/// distances.
 template <class ExecSpace, class Ops = Impl::TileOps<ExecSpace>>
 class BlockedFloydWarshall {
  public:

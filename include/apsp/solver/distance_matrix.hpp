@@ -20,7 +20,7 @@ inline int64_t padded_size(int64_t vertices, int block) { return (vertices + blo
 /// B), row-major in ExecSpace's memory: the whole matrix on one device, a block of tile rows
 /// on each rank of a distributed run. Padding vertices are isolated (0 on the diagonal, INF
 /// elsewhere), so they never shorten a path and never show in the output. `Value`: int32
-/// distances, or the 64-bit path keys of a solve that finds predecessors (paths/path_keys.hpp).
+/// distances, or the predecessor matrix's int32 vertices (paths/predecessor_search.hpp).
 template <class ExecSpace, class Value = int32_t>
 struct DistanceMatrix {
   using execution_space = ExecSpace;

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The phase kernels of a round, one team per tile: phase 1 closes the pivot tile, phase 2
 // relaxes the pivot row and column through it, phase 3 every other tile (split in two for the
-// look-ahead of one device). Each is a thin indexing layer over the tile operations `Ops`:
-// TileOps (tile_ops.hpp) on int32 distances, or PathTileOps (paths/path_tile_ops.hpp) on the
-// 64-bit keys of a solve that also finds predecessors. Ops::Value is the entry type.
+// look-ahead of one device). Each is a thin indexing layer over the tile operations `Ops`
+// (TileOps, tile_ops.hpp, on int32 distances); Ops::Value is the entry type.
 #pragma once
 
 #include <Kokkos_Core.hpp>

@@ -12,8 +12,8 @@ namespace apsp {
 
 /// The tile rows one process holds, for a round k: `rows` (row_tiles tile rows of n entries,
 /// from global tile row first_tile) and the pivot row block of round k, which lies in `rows`
-/// when this process holds tile row k and is a received copy otherwise. Entries are int32
-/// distances, or the 64-bit keys of a solve that also finds predecessors (paths/path_keys.hpp).
+/// when this process holds tile row k and is a received copy otherwise. Entries are the tile
+/// operations' Value (int32 distances).
 template <class Value>
 struct RowBlockOf {
   Value* rows;
