@@ -10,11 +10,9 @@ function(apsp_host_tuning target)
     include(CheckCXXCompilerFlag)
     check_cxx_compiler_flag(-march=native APSP_HAVE_MARCH_NATIVE)
     if(APSP_HAVE_MARCH_NATIVE)
-      if(Kokkos_ENABLE_CUDA)
-        target_compile_options(${target} PUBLIC $<$<COMPILE_LANGUAGE:CXX>:-Xcompiler=-march=native>)
-      else()
-        target_compile_options(${target} PUBLIC $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
-      endif()
+      # The same flag for every compiler: nvcc_wrapper hands options it does not know to the host
+      # compiler itself (a "-Xcompiler=..." reached g++ whole and failed), hipcc is clang.
+      target_compile_options(${target} PUBLIC $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
       set(model "this machine's CPU")
       if(EXISTS /proc/cpuinfo)
         file(STRINGS /proc/cpuinfo model_line REGEX "^model name" LIMIT_COUNT 1)
@@ -43,7 +41,7 @@ function(apsp_host_tuning target)
         # The check itself must run on any x86-64: compiled without the native flags (the
         # last -march wins).
         set_source_files_properties(${PROJECT_SOURCE_DIR}/src/core/cpu_check.cpp PROPERTIES
-                                    COMPILE_OPTIONS "$<IF:$<BOOL:${Kokkos_ENABLE_CUDA}>,-Xcompiler=-march=x86-64,-march=x86-64>"
+                                    COMPILE_OPTIONS "-march=x86-64"
                                     COMPILE_DEFINITIONS "${needs}")
       endif()
     endif()
