@@ -30,19 +30,12 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   const int64_t v = rep.vertices, n = padded_size(v, rep.block);
   const bool paths = !opt.predecessors.empty();
   // With --predecessors: the predecessor rows beside the distance rows, and where the solver
-  // runs the edges of the rows held (8 bytes an edge, read before the solve), then those of
-  // them that are shortest paths and the whole graph's (one process: the same), and the
-  // search's levels and frontiers (predecessor_search.hpp). The shortest edges are counted as
-  // if every edge were one: on the graphs measured they are far fewer.
+  // runs what the search takes (predecessor_search.hpp).
   const int64_t rows = matrix_bytes(v, rep.block, most_rows, paths ? 8 : 4);
   SolverMemory extra = procs.template solver_memory<BlockedFloydWarshall<ExecSpace>>(v, rep.block);
-  if (paths) {
-    const int64_t edges = std::min(rep.edges, size_mul(v, v));
+  if (paths)
     extra.beside_matrix =
-        size_add(extra.beside_matrix, size_add(size_mul(8, std::min(local_edges, edges)), size_mul(8, edges)));
-    extra.beside_matrix =
-        size_add(extra.beside_matrix, size_add(size_mul(16, v), predecessor_search_bytes<ExecSpace>(v, most_rows)));
-  }
+        size_add(extra.beside_matrix, predecessor_search_bytes<ExecSpace>(v, most_rows, local_edges, rep.edges));
   if (on_device) {
     rep.device_bytes = size_add(size_add(rows, extra.beside_matrix),
                                 3 * int64_t(sizeof(int32_t)) * std::min<int64_t>(kEdgeChunk, rep.edges));

@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "apsp/paths/edge_rows.hpp"
@@ -19,17 +20,30 @@ struct HostEdgeRows {
   std::vector<int32_t> counts, heads, weights;
 };
 
+template <class View>
+std::vector<int32_t> to_vector(const View& from) {
+  std::vector<int32_t> to(from.size());
+  Kokkos::deep_copy(
+      Kokkos::View<int32_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(to.data(), to.size()), from);
+  return to;
+}
+
+template <class View>
+View to_view(const std::vector<int32_t>& from, const char* label) {
+  View to(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), from.size());
+  Kokkos::deep_copy(to, Kokkos::View<const int32_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                            from.data(), from.size()));
+  return to;
+}
+
 template <class ExecSpace>
 HostEdgeRows to_host(const EdgeRows<ExecSpace>& rows) {
   HostEdgeRows h;
   auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows.offsets);
   h.counts.resize(size_t(rows.rows));
   for (int64_t r = 0; r < rows.rows; ++r) h.counts[size_t(r)] = int32_t(offsets(r + 1) - offsets(r));
-  h.heads.resize(size_t(rows.edges));
-  h.weights.resize(size_t(rows.edges));
-  using Unmanaged = Kokkos::View<int32_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  Kokkos::deep_copy(Unmanaged(h.heads.data(), h.heads.size()), rows.heads);
-  Kokkos::deep_copy(Unmanaged(h.weights.data(), h.weights.size()), rows.weights);
+  h.heads = to_vector(rows.heads);
+  h.weights = to_vector(rows.weights);
   return h;
 }
 
@@ -44,13 +58,8 @@ EdgeRows<ExecSpace> to_device(const HostEdgeRows& h) {
   offsets(0) = 0;
   for (size_t r = 0; r < h.counts.size(); ++r) offsets(r + 1) = offsets(r) + h.counts[r];
   Kokkos::deep_copy(rows.offsets, offsets);
-  using Unmanaged = Kokkos::View<const int32_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  rows.heads =
-      decltype(rows.heads)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::paths::all_heads"), h.heads.size());
-  rows.weights = decltype(rows.weights)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::paths::all_weights"),
-                                        h.weights.size());
-  Kokkos::deep_copy(rows.heads, Unmanaged(h.heads.data(), h.heads.size()));
-  Kokkos::deep_copy(rows.weights, Unmanaged(h.weights.data(), h.weights.size()));
+  rows.heads = to_view<decltype(rows.heads)>(h.heads, "apsp::paths::all_heads");
+  rows.weights = to_view<decltype(rows.weights)>(h.weights, "apsp::paths::all_weights");
   return rows;
 }
 

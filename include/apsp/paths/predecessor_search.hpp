@@ -28,6 +28,7 @@
 #include <cstdint>
 
 #include "apsp/backends/backend_runtime.hpp"
+#include "apsp/core/sizes.hpp"
 #include "apsp/paths/edge_rows.hpp"
 #include "apsp/solver/distance_matrix.hpp"
 
@@ -117,10 +118,17 @@ int64_t search_teams(int64_t rows) {
 
 }  // namespace Impl
 
-/// Memory the search takes beside the matrices, for `rows` rows of V vertices.
+/// Memory the predecessors take beside the two matrices, for `rows` rows of V vertices whose
+/// process holds `local_edges` of the graph's `edges`: the edges of the rows held (8 bytes an
+/// edge, read before the solve), then those of them that are shortest paths and the whole
+/// graph's (one process: the same; counted as if every edge were one, though on the graphs
+/// measured they are far fewer), the row offsets, and the search's levels and frontiers.
 template <class ExecSpace>
-int64_t predecessor_search_bytes(int64_t vertices, int64_t rows) {
-  return Impl::search_teams<ExecSpace>(rows) * 3 * vertices * int64_t(sizeof(int32_t));
+int64_t predecessor_search_bytes(int64_t vertices, int64_t rows, int64_t local_edges, int64_t edges) {
+  edges = std::min(edges, size_mul(vertices, vertices));
+  const int64_t edge_rows = size_add(size_mul(8, std::min(local_edges, edges)), size_mul(8, edges));
+  const int64_t search = size_mul(Impl::search_teams<ExecSpace>(rows), 3 * int64_t(sizeof(int32_t)), vertices);
+  return size_add(size_add(edge_rows, size_mul(16, vertices)), search);
 }
 
 /// pred = the predecessors (the tie rule above) of the solved rows `d` holds (the first
