@@ -72,9 +72,11 @@ int main(int argc, char* argv[]) {
     apsp::cli::early_command_line(argc, argv, rank0, status);  // this time printed
     return status;
   }
-  // The input is opened and read on a thread while Kokkos and the device initialise.
+  // The input is opened and read on a thread while Kokkos and the device initialise (a text
+  // graph is read where the run reads its input: it is one pass either way).
   std::optional<apsp::InputPrefetch> prefetch;
-  if (early && !early->run.input.empty()) prefetch.emplace(early->run.input, prefetch_bytes(early->run, mpi));
+  if (early && !early->run.input.empty() && !apsp::GraphFile::is_text(early->run.input, early->run.input_format))
+    prefetch.emplace(early->run.input, prefetch_bytes(early->run, mpi));
   std::optional<Kokkos::ScopeGuard> kokkos;
   if (!start_kokkos(kokkos, kokkos_args)) return 1;
   if (kokkos_args.kokkos_help()) return 0;  // Kokkos has printed its options

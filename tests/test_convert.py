@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""apsp_convert and apsp_query end to end.
+"""apsp_convert, apsp_kokkos reading text itself, and apsp_query end to end.
 
 Each text format is written here from a random graph, converted, solved by apsp_kokkos, and the
 distances compared with SciPy's Dijkstra on the graph as this test reads it (repeated edges:
-the lightest; self-loops: nothing). Malformed files must stop the conversion with one line
-naming the file, the line and the reason, leaving no output and an older output untouched.
+the lightest; self-loops: nothing); apsp_kokkos given the text file itself with the same options
+must write the same bytes. Malformed files must stop the conversion, and the solver, with one
+line naming the file, the line and the reason, leaving no output and an older output untouched.
+A text file given to the solver as binary is named as text, with the command that converts it.
 apsp_query is checked against the solver's output and SciPy's predecessors (paths made of
 edges of the graph whose weights sum to the distance).
 """
 import argparse
+import json
 import os
 import random
 import signal
@@ -86,6 +89,11 @@ class Convert(unittest.TestCase):
         got_v, got = self.convert_and_solve(src, *flags)
         self.assertEqual(got_v, v)
         np.testing.assert_array_equal(got, scipy_distances(v, edges))
+        direct = self.path("direct.out")
+        r = run([ARGS.exe, "-q", *flags, src, direct])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(direct, "rb") as a, open(self.path("dist.out"), "rb") as b:
+            self.assertEqual(a.read(), b.read(), f"{src} read directly differs from its conversion")
 
     def test_matrix_market_integer_general_and_symmetric(self):
         rng = random.Random(1)
@@ -166,14 +174,15 @@ class Convert(unittest.TestCase):
                 out = self.path("out.bin")
                 with open(out, "wb") as f:
                     f.write(b"old output")
-                r = run([ARGS.convert, src, out])
-                self.assertEqual(r.returncode, 2, r.stderr)
-                self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
-                self.assertIn(where, r.stderr)
-                self.assertIn(why, r.stderr)
-                with open(out, "rb") as f:
-                    self.assertEqual(f.read(), b"old output")
-                self.assertEqual([n for n in os.listdir(self.d) if n.startswith(".apsp")], [])
+                for cmd in ([ARGS.convert, src, out], [ARGS.exe, src, out]):
+                    r = run(cmd)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                    self.assertIn(where, r.stderr)
+                    self.assertIn(why, r.stderr)
+                    with open(out, "rb") as f:
+                        self.assertEqual(f.read(), b"old output")
+                    self.assertEqual([n for n in os.listdir(self.d) if n.startswith(".apsp")], [])
         r = run([ARGS.convert, self.path("missing.gr"), self.path("none.bin")])
         self.assertEqual(r.returncode, 1)
         self.assertFalse(os.path.exists(self.path("none.bin")))
@@ -188,6 +197,51 @@ class Convert(unittest.TestCase):
         with open(src) as f:
             self.assertEqual(f.read(), "0 1 1\n")
         self.assertEqual([n for n in os.listdir(self.d) if n.startswith(".apsp")], [])
+
+    def test_solver_names_text_given_as_binary(self):
+        """Text under a name that means binary: one line naming the format and apsp_convert; with
+        --input-format the same file solves; text-only options on a binary input are refused."""
+        v = 6
+        edges = [(0, 1, 3), (1, 2, 4), (2, 5, 1), (5, 0, 2)]
+        cases = [
+            ("m.bin", f"%%MatrixMarket matrix coordinate integer general\n{v} {v} {len(edges)}\n" +
+             "".join(f"{s + 1} {t + 1} {w}\n" for s, t, w in edges), "Matrix Market", "mtx"),
+            ("d.dat", f"p sp {v} {len(edges)}\n" + "".join(f"a {s + 1} {t + 1} {w}\n" for s, t, w in edges),
+             "DIMACS", "gr"),
+            ("e", "".join(f"{s} {t} {w}\n" for s, t, w in edges) + f"{v - 1} {v - 1} 1\n", "an edge list", "edges"),
+        ]
+        for name, text, what, fmt in cases:
+            with self.subTest(name=name):
+                src = self.write(name, text)
+                out = self.path(name + ".out")
+                r = run([ARGS.exe, src, out])
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                self.assertIn(f"this is text ({what}", r.stderr)
+                self.assertIn(f"--input-format {fmt}", r.stderr)
+                self.assertIn(f"apsp_convert --input-format {fmt} {src}", r.stderr)
+                self.assertFalse(os.path.exists(out))
+                record = self.path("run.json")
+                r = run([ARGS.exe, "-q", "--input-format", fmt, "--json", record, src, out])
+                self.assertEqual(r.returncode, 0, r.stderr)
+                np.testing.assert_array_equal(np.fromfile(out, dtype=np.int32).reshape(v, v),
+                                              scipy_distances(v, edges))
+                with open(record) as f:
+                    graph = json.load(f)["graph"]
+                self.assertEqual(graph["format"], fmt)
+                self.assertEqual(graph["self_loops_dropped"], 1 if fmt == "edges" else 0)
+        binary = self.path("g.bin")
+        with open(binary, "wb") as f:
+            f.write(np.array([2, 1, 0, 1, 5], dtype=np.int32).tobytes())
+        for flag in (["--undirected"], ["--one-based"], ["--scale", "2"]):
+            r = run([ARGS.exe, *flag, binary, self.path("o.bin")])
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("apply to a text INPUT", r.stderr)
+        with open(binary, "wb") as f:  # binary that is not text: the header's own complaint
+            f.write(np.array([3, 5, 0, 1], dtype=np.int32).tobytes())
+        r = run([ARGS.exe, binary, self.path("o.bin")])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("needs exactly 8 + 12*E", r.stderr)
 
     def test_signal_mid_conversion_leaves_nothing(self):
         fifo = self.path("slow.txt")

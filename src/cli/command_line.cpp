@@ -12,6 +12,7 @@
 #include "apsp/backends/enabled_backends.hpp"
 #include "apsp/core/sizes.hpp"
 #include "apsp/core/version.hpp"
+#include "apsp/io/graph_file.hpp"
 #include "apsp/report/run_record.hpp"
 #include "number_options.hpp"
 
@@ -28,7 +29,9 @@ struct UsageError : std::invalid_argument {
 struct RawOptions {
   std::vector<std::string> files;
   std::string generate, verify_k, host_memory, perturb, perturb_predecessor;
-  bool no_verify = false;
+  bool no_verify = false, one_based = false;
+  double scale = 0;
+  CLI::Option* scale_option = nullptr;
   CLI::Option* verify = nullptr;
 };
 
@@ -46,6 +49,15 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
                  "V[,E[,SEED]]: make a random graph in place of INPUT (each ordered pair an edge with probability "
                  "E/(V(V-1)), weights uniform in 0..1000; E default 5V, SEED 1): apsp_gen -n V -e E --seed SEED "
                  "writes the same graph");
+  app.add_option("--input-format", opt.input_format.format,
+                 "how INPUT is read: bin (the binary edge list), mtx (Matrix Market), gr (DIMACS), edges (text "
+                 "\"U V [W]\" lines); default: from the name (.mtx, .gr; .txt, .edges, .el, .tsv: edges; anything "
+                 "else: bin). Text is read into memory with apsp_convert's rules")
+      ->check(CLI::IsMember({"bin", "mtx", "gr", "edges"}));
+  app.add_flag("--undirected", opt.input_format.text.undirected, "text input: every edge in both directions");
+  app.add_flag("--one-based", raw.one_based, "text edge lists: vertices are numbered from 1 (default 0)");
+  raw.scale_option =
+      app.add_option("--scale", raw.scale, "text input with real weights: w -> round(w * S)")->check(positive_real());
   app.add_flag("--no-output", opt.no_output, "solve (and check) without writing the V x V result");
   app.add_option("--predecessors", opt.predecessors,
                  "also write the V x V int32 predecessor matrix to this file: entry i*V + j is the vertex before j "
@@ -114,6 +126,13 @@ void convert(RawOptions& raw, CommandLine& cl) {
                      (raw.files.size() == 1 ? "" : "s") + " (--help lists the options)");
   }
   if (!generated) opt.input = raw.files[0];
+  opt.input_format.text.base = raw.one_based ? 1 : 0;
+  if (*raw.scale_option) opt.input_format.text.scale = raw.scale;
+  const bool text_options = raw.one_based || opt.input_format.text.undirected || *raw.scale_option;
+  if (text_options && (generated || !GraphFile::is_text(opt.input, opt.input_format)))
+    throw UsageError(
+        "--undirected, --one-based and --scale apply to a text INPUT (.mtx, .gr, an edge list, or "
+        "--input-format mtx|gr|edges)");
   if (!opt.no_output) opt.output = raw.files.back();
   if (raw.no_verify) opt.verify_rows = -1;
   if (raw.verify->count() > 0) {

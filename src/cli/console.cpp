@@ -8,6 +8,7 @@
 #include "apsp/core/host_tuning.hpp"
 #include "apsp/core/sizes.hpp"
 #include "apsp/core/version.hpp"
+#include "apsp/graph/text_graph.hpp"
 #include "apsp/report/run_record.hpp"
 
 namespace apsp::cli {
@@ -26,6 +27,10 @@ void print_banner(const RunReport& r) {
     std::fprintf(stderr, "apsp_kokkos: MPI: %d ranks on %d node(s), pivot rows through %s\n", r.ranks, r.nodes,
                  r.message_path.c_str());
   if (r.graph != "file") std::fprintf(stderr, "apsp_kokkos: generated graph: %s\n", r.graph.c_str());
+  if (const auto& t = r.text_input)
+    std::fprintf(stderr, "apsp_kokkos: input read as %s text: %lld lines, %lld self-loops dropped%s\n",
+                 format_title(t->format), static_cast<long long>(t->lines), static_cast<long long>(t->self_loops),
+                 t->rounded > 0 ? (", " + std::to_string(t->rounded) + " scaled weights rounded").c_str() : "");
   std::fprintf(stderr, "apsp_kokkos: V=%lld E=%lld block %d; memory%s: host %s%s\n", static_cast<long long>(r.vertices),
                static_cast<long long>(r.edges), r.block, r.ranks > 1 ? " per rank" : "",
                format_bytes(r.host_bytes).c_str(),

@@ -11,7 +11,13 @@
 namespace apsp::text {
 
 TextGraphReader::TextGraphReader(const std::string& input, const std::string& output, const TextGraphOptions& options)
-    : input_(input), options_(options), reader_(input), writer_(output, {input}) {}
+    : input_(input), options_(options), reader_(input) {
+  file_.emplace(output, std::vector<std::string>{input});
+}
+
+TextGraphReader::TextGraphReader(const std::string& input, std::vector<int32_t>& memory,
+                                 const TextGraphOptions& options)
+    : input_(input), options_(options), reader_(input), memory_(&memory) {}
 
 ConversionSummary TextGraphReader::run(TextFormat format) {
   summary_.format = format;
@@ -27,7 +33,7 @@ ConversionSummary TextGraphReader::run(TextFormat format) {
       break;
   }
   summary_.lines = reader_.number();
-  summary_.edges = writer_.edges();
+  summary_.edges = edges_;
   if (summary_.vertices < 1) fail(0, "no vertices");
   if (summary_.edges > int64_t(summary_.vertices) * (summary_.vertices - 1))
     fail(0, std::to_string(summary_.edges) +
@@ -38,7 +44,7 @@ ConversionSummary TextGraphReader::run(TextFormat format) {
     fail(0, "weight " + std::to_string(summary_.max_weight) +
                 " breaks the bound (V - 1) * w < 2^30 - 1 for V = " + std::to_string(summary_.vertices) +
                 " (largest allowed " + std::to_string(max_weight_allowed(summary_.vertices)) + ")");
-  writer_.commit(summary_.vertices);
+  if (file_) file_->commit(summary_.vertices);
   return summary_;
 }
 
@@ -99,9 +105,16 @@ void TextGraphReader::add_edge(int32_t s, int32_t t, int32_t w, bool both) {
   }
   summary_.max_weight = std::max(summary_.max_weight, w);
   summary_.vertices = std::max({summary_.vertices, s + 1, t + 1});
-  writer_.edge(s, t, w);
-  if (both) writer_.edge(t, s, w);
-  if (writer_.edges() > INT32_MAX) fail("more than 2^31 - 1 edges");
+  const auto put = [&](int32_t from, int32_t to) {
+    if (file_)
+      file_->edge(from, to, w);
+    else
+      memory_->insert(memory_->end(), {from, to, w});
+    ++edges_;
+  };
+  put(s, t);
+  if (both) put(t, s);
+  if (edges_ > INT32_MAX) fail("more than 2^31 - 1 edges");
 }
 
 }  // namespace apsp::text

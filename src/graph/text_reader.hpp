@@ -2,12 +2,15 @@
 // The one interface the text formats read through (src/graph/ only): each format is a function
 // `void read_FORMAT(TextGraphReader&)` in a file of its own that walks the lines and hands every
 // edge to add_edge(); the reader applies the rules every format shares (vertex range, weights,
-// the bound (V - 1) * w < 2^30 - 1, self-loops, edge count) and writes the binary edge list.
+// the bound (V - 1) * w < 2^30 - 1, self-loops, edge count) and writes the binary edge list, or
+// keeps the edges in memory (the solver reading a text graph itself).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "apsp/graph/text_graph.hpp"
 #include "apsp/io/edge_list_file.hpp"
@@ -17,7 +20,10 @@ namespace apsp::text {
 
 class TextGraphReader {
  public:
+  /// Writes the binary edge list `output` (apsp_convert).
   TextGraphReader(const std::string& input, const std::string& output, const TextGraphOptions& options);
+  /// Appends the edges to `memory`, three int32 each (src, dst, w), as the binary file holds them.
+  TextGraphReader(const std::string& input, std::vector<int32_t>& memory, const TextGraphOptions& options);
 
   /// Reads `format`, checks the whole graph, commits the output.
   ConversionSummary run(TextFormat format);
@@ -41,7 +47,9 @@ class TextGraphReader {
   std::string input_;
   TextGraphOptions options_;
   LineReader reader_;
-  EdgeListFile writer_;
+  std::optional<EdgeListFile> file_;  ///< the output, or none: the edges go to memory_
+  std::vector<int32_t>* memory_ = nullptr;
+  int64_t edges_ = 0;
   ConversionSummary summary_;
   int32_t known_vertices_ = 0;  ///< declared by the file's header (0: edge lists, learnt as read)
 };

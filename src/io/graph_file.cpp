@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,6 +24,20 @@ namespace apsp {
 namespace {
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) { throw InputError(path + ": " + what); }
+
+// A file that fails as the binary edge list: when its first bytes are text, the error says so
+// and how to read it (people hand the solver a .mtx renamed, or an edge list named .dat).
+[[noreturn]] void fail_header(int fd, const std::string& path, const std::string& what) {
+  char head[256];
+  const ssize_t n = ::pread(fd, head, sizeof head, 0);
+  if (n > 0)
+    if (const auto text = guess_text(head, size_t(n)))
+      fail(path, std::string("this is text (") + text->what + "), not the binary edge list: pass --input-format " +
+                     format_name(text->format) +
+                     " to read it as text, or convert it once: apsp_convert --input-format " +
+                     format_name(text->format) + " " + path + " GRAPH.bin");
+  fail(path, what);
+}
 
 }  // namespace
 
@@ -38,23 +53,45 @@ GraphFile GraphFile::open(const std::string& path) {
   if (!S_ISREG(st.st_mode))
     fail(path, std::string("cannot read input: not a regular file (") + Impl::kind_of(st.st_mode) + ")");
   const int64_t size = st.st_size;
-  if (size < 8) fail(path, "file is " + std::to_string(size) + " bytes, shorter than the 8-byte header (V, E)");
+  if (size < 8)
+    fail_header(g.fd_, path, "file is " + std::to_string(size) + " bytes, shorter than the 8-byte header (V, E)");
   int32_t header[2];
   if (::pread(g.fd_, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header))
     fail(path, std::string("cannot read header: ") + std::strerror(errno));
   const int64_t v = header[0], e = header[1];
-  if (v < 1) fail(path, "V = " + std::to_string(v) + " in the header; V must be at least 1");
-  if (e < 0) fail(path, "E = " + std::to_string(e) + " in the header; E must not be negative");
+  if (v < 1) fail_header(g.fd_, path, "V = " + std::to_string(v) + " in the header; V must be at least 1");
+  if (e < 0) fail_header(g.fd_, path, "E = " + std::to_string(e) + " in the header; E must not be negative");
   if (e > v * (v - 1))
-    fail(path, "E = " + std::to_string(e) + " exceeds V*(V-1) = " + std::to_string(v * (v - 1)) +
-                   " for V = " + std::to_string(v));
+    fail_header(g.fd_, path,
+                "E = " + std::to_string(e) + " exceeds V*(V-1) = " + std::to_string(v * (v - 1)) +
+                    " for V = " + std::to_string(v));
   const int64_t expected = 8 + 12 * e;  // e < 2^31: no overflow
   if (size != expected)
-    fail(path, "file is " + std::to_string(size) + " bytes, but V = " + std::to_string(v) +
-                   ", E = " + std::to_string(e) + " needs exactly 8 + 12*E = " + std::to_string(expected) +
-                   (size < expected ? " (truncated)" : " (trailing bytes)"));
+    fail_header(g.fd_, path,
+                "file is " + std::to_string(size) + " bytes, but V = " + std::to_string(v) +
+                    ", E = " + std::to_string(e) + " needs exactly 8 + 12*E = " + std::to_string(expected) +
+                    (size < expected ? " (truncated)" : " (trailing bytes)"));
   g.vertices_ = static_cast<int32_t>(v);
   g.edges_ = e;
+  return g;
+}
+
+GraphFile GraphFile::open(const std::string& path, const InputFormat& how) {
+  const auto format = solver_input_format(path, how.format);
+  if (!format) return open(path);
+  TextGraphOptions options = how.text;
+  options.format = *format;
+  TextGraphEdges read = read_text_graph(path, options);
+  GraphFile g;
+  g.path_ = path;
+  g.vertices_ = read.summary.vertices;
+  g.edges_ = read.summary.edges;
+  g.text_ = read.summary;
+  // The cache is the vector itself (no copy: a text graph's edges may be most of the memory).
+  auto edges = std::make_shared<std::vector<int32_t>>(std::move(read.edges));
+  edges->resize(std::max<size_t>(edges->size(), 3));
+  g.cache_ = std::shared_ptr<int32_t[]>(edges, edges->data());  // owned by `edges`
+  g.cached_ = g.edges_;
   return g;
 }
 
@@ -66,6 +103,7 @@ GraphFile::GraphFile(GraphFile&& o) noexcept
       cache_(std::move(o.cache_)),
       cached_(o.cached_),
       generated_(o.generated_),
+      text_(o.text_),
       partial_(o.partial_) {
   o.fd_ = -1;
   o.cached_ = 0;
@@ -109,7 +147,7 @@ GraphFile GraphFile::generate(const RandomGraphSpec& spec, int64_t first_row, in
 }
 
 void GraphFile::read_edges(int64_t first, int64_t count, int32_t* out) const {
-  if (generated_) {  // in memory: all of it
+  if (in_memory()) {  // all of it
     std::copy(cache_.get() + 3 * first, cache_.get() + 3 * (first + count), out);
     return;
   }

@@ -25,7 +25,8 @@ namespace apsp::Impl {
 /// Sizes the run for this process (the one that holds the most rows) and refuses it, naming
 /// both figures, when the host or the device cannot hold it.
 template <class ExecSpace, class Procs>
-void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, int64_t local_edges, RunReport& rep) {
+void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, int64_t local_edges,
+                  bool edges_in_memory, RunReport& rep) {
   constexpr bool on_device = !host_is_device<ExecSpace>();
   const int64_t v = rep.vertices, n = padded_size(v, rep.block);
   const bool paths = !opt.predecessors.empty();
@@ -43,9 +44,9 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   } else {
     rep.host_bytes = size_add(rows, extra.beside_matrix);
   }
-  // A generated graph is held in memory (this process's rows of it), and the self-check
-  // builds the graph's CSR form.
-  if (opt.generate) rep.host_bytes = size_add(rep.host_bytes, size_mul(12, local_edges));
+  // A generated graph (this process's rows of it) or a text graph is held in memory, and the
+  // self-check builds the graph's CSR form.
+  if (edges_in_memory) rep.host_bytes = size_add(rep.host_bytes, size_mul(12, local_edges));
   if (opt.verify_rows >= 0)
     rep.host_bytes = size_add(rep.host_bytes, verify_memory_bytes(v, rep.edges, Procs::kMpi && opt.generate));
   const std::string what =

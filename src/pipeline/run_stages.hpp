@@ -104,9 +104,10 @@ class RunStages {
         graph_.emplace(GraphFile::generate(*opt_.generate, int64_t(p.first(r)) * B,
                                            int64_t(p.first(r) + p.count(r)) * B, host_threads_));
       } else {
-        graph_.emplace(opt_.open_input ? opt_.open_input() : GraphFile::open(opt_.input));
+        graph_.emplace(opt_.open_input ? opt_.open_input() : GraphFile::open(opt_.input, opt_.input_format));
       }
     });
+    rep_.text_input = graph_->text();
     rep_.vertices = graph_->vertices();
     graph_name_ = opt_.input.empty() ? "generated graph" : opt_.input;
     // Each process made the edges of its own rows: every process takes part in the sum, also one
@@ -114,7 +115,8 @@ class RunStages {
     rep_.edges = opt_.generate ? procs_.total(graph_->edges()) : graph_->edges();
     rep_.graph = opt_.generate ? opt_.generate->describe() : "file";
     const TileRowPartition part = partition_of(rep_.vertices);
-    check_memory<ExecSpace>(opt_, procs_, int64_t(part.count(0)) * rep_.block, graph_->edges(), rep_);
+    check_memory<ExecSpace>(opt_, procs_, int64_t(part.count(0)) * rep_.block, graph_->edges(), graph_->in_memory(),
+                            rep_);
     // The matrix rows this process holds, and of them the result's rows it writes.
     first_row_ = int64_t(part.first(procs_.rank())) * rep_.block;
     matrix_rows_ = int64_t(part.count(procs_.rank())) * rep_.block;

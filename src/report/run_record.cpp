@@ -13,6 +13,7 @@
 
 #include "apsp/core/host_tuning.hpp"
 #include "apsp/core/version.hpp"
+#include "apsp/graph/text_graph.hpp"
 
 namespace apsp {
 
@@ -52,8 +53,23 @@ std::string output_state(const RunReport& r) {
 
 namespace {
 
-nlohmann::json graph_of(const RunOptions& options) {
-  if (!options.generate) return {{"source", "file"}, {"path", options.input}};
+nlohmann::json graph_of(const RunOptions& options, const RunReport* r) {
+  if (!options.generate) {
+    nlohmann::json g = {{"source", "file"}, {"path", options.input}, {"format", "bin"}};
+    if (const auto format = solver_input_format(options.input, options.input_format.format)) {
+      const TextGraphOptions& t = options.input_format.text;
+      g["format"] = format_name(*format);
+      g["undirected"] = t.undirected;
+      g["one_based"] = t.base == 1;
+      g["scale"] = t.scale ? nlohmann::json(*t.scale) : nlohmann::json(nullptr);
+      if (r != nullptr && r->text_input) {
+        g["lines"] = r->text_input->lines;
+        g["self_loops_dropped"] = r->text_input->self_loops;
+        g["weights_rounded"] = r->text_input->rounded;
+      }
+    }
+    return g;
+  }
   const RandomGraphSpec& g = *options.generate;
   return {{"source", "generated"},
           {"vertices", g.vertices},
@@ -86,7 +102,7 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
       {"mpi", {{"ranks", r.ranks}, {"nodes", r.nodes}, {"pivot_rows_through", r.message_path}}},
       {"cpus_per_process", r.cpus},
       {"input", options.input},
-      {"graph", graph_of(options)},
+      {"graph", graph_of(options, &r)},
       {"output", options.output},
       {"output_state", output_state(r)},
       {"predecessors", options.predecessors.empty() ? json(nullptr) : json(options.predecessors)},
@@ -132,7 +148,7 @@ void write_failure_record(const std::string& path, const RunOptions& options, co
                     {"date", utc_now()},
                     {"kokkos", {{"version", kokkos_version_string()}, {"backend", options.backend}}},
                     {"input", options.input},
-                    {"graph", graph_of(options)},
+                    {"graph", graph_of(options, nullptr)},
                     {"output", options.output}});
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "apsp/core/errors.hpp"
 
@@ -34,8 +35,33 @@ struct ConversionSummary {
 /// The format a path's extension names (.mtx, .gr; anything else an edge list).
 TextFormat format_from_extension(const std::string& path);
 const char* format_name(TextFormat f);
+/// "Matrix Market", "DIMACS .gr", "edge list".
+const char* format_title(TextFormat f);
 /// "mtx", "gr", "edges" -> the format; throws std::invalid_argument otherwise.
 TextFormat parse_format_name(const std::string& name);
+
+/// The solver's reading of its INPUT: `format` "bin" (the binary edge list), "mtx", "gr" or
+/// "edges"; empty: from the extension, where only .mtx, .gr and the edge-list names .txt,
+/// .edges, .el, .tsv mean text (anything else is the binary edge list, as the spec has it).
+/// None: binary. Throws std::invalid_argument for another `format`.
+std::optional<TextFormat> solver_input_format(const std::string& path, const std::string& format);
+
+/// What the first bytes of a file that is not a valid binary edge list look like, when they look
+/// like text: "Matrix Market", "DIMACS .gr" or "an edge list" with the format's name ("mtx", ...);
+/// none when they do not (a byte outside printable ASCII and white space).
+struct TextGuess {
+  const char* what;
+  TextFormat format;
+};
+std::optional<TextGuess> guess_text(const char* bytes, size_t n);
+
+/// A text graph read into memory: three int32 per edge (src, dst, w), as the binary file holds
+/// them, with every rule the conversion applies. Throws as convert_text_graph does.
+struct TextGraphEdges {
+  ConversionSummary summary;
+  std::vector<int32_t> edges;
+};
+TextGraphEdges read_text_graph(const std::string& input, const TextGraphOptions& options);
 
 /// Converts `input` to the binary edge list `output`, written as every output of the project is
 /// (io/edge_list_file.hpp: nothing left behind on failure; an existing `output` replaced only

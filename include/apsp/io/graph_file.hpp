@@ -13,8 +13,15 @@
 #include "apsp/core/constants.hpp"
 #include "apsp/core/errors.hpp"
 #include "apsp/graph/random_graph.hpp"
+#include "apsp/graph/text_graph.hpp"
 
 namespace apsp {
+
+/// How INPUT is read: --input-format and the text formats' options.
+struct InputFormat {
+  std::string format;     ///< "bin", "mtx", "gr", "edges"; empty: from the extension (solver_input_format)
+  TextGraphOptions text;  ///< --undirected, --one-based, --scale (its `format` is set from `format`)
+};
 
 /// The input graph: a file, validated as far as its header goes and kept open for reading its
 /// edges, or a random graph generated in memory (--generate). Edge contents are checked where
@@ -24,7 +31,16 @@ class GraphFile {
   /// Opens `path` (never blocking, even on a FIFO); throws InputError for a missing or
   /// unreadable file, anything but a regular file, a short file, V < 1, E < 0, E > V(V-1), or
   /// a size other than 8 + 12E bytes.
+  /// A text file given as binary is named as such, with the command that converts it.
   static GraphFile open(const std::string& path);
+  /// INPUT as `how` says: the binary edge list (open), or a text graph (Matrix Market, DIMACS
+  /// .gr, an edge list) read into memory in one streaming pass with the converter's rules.
+  static GraphFile open(const std::string& path, const InputFormat& how);
+  /// Whether `path` is read as text (then open(path, how) reads it all at once: nothing to
+  /// read ahead).
+  static bool is_text(const std::string& path, const InputFormat& how) {
+    return solver_input_format(path, how.format).has_value();
+  }
 
   /// The random graph `spec` (graph/random_graph.hpp), or only the edges out of rows
   /// [first_row, last_row) of it (each MPI rank makes its own), generated in memory by up to
@@ -34,6 +50,10 @@ class GraphFile {
   const std::optional<RandomGraphSpec>& generated() const { return generated_; }
   /// A generated graph that holds only some rows' edges (see generate).
   bool partial() const { return partial_; }
+  /// A text graph's reading (its format, self-loops dropped, ...); none for the binary format.
+  const std::optional<ConversionSummary>& text() const { return text_; }
+  /// Whether the edges are all in memory, with no file behind them (generated, or read as text).
+  bool in_memory() const { return generated_.has_value() || text_.has_value(); }
 
   GraphFile(GraphFile&& other) noexcept;
   GraphFile& operator=(GraphFile&&) = delete;
@@ -67,10 +87,10 @@ class GraphFile {
   SharedEdges share_cache() const { return {cache_, cached_}; }
   /// Hands the graph's handle on the cache over (once the matrix is built), so that the caller
   /// frees it where that costs nothing (freeing 960 MB took 0.04 s on an H200 host), unless a
-  /// share outlives it; null for a generated graph, which keeps its edges: it cannot read them
-  /// again.
+  /// share outlives it; null for a graph held in memory, which keeps its edges: it cannot read
+  /// them again.
   std::shared_ptr<int32_t[]> release_cache() {
-    if (generated_) return nullptr;
+    if (in_memory()) return nullptr;
     cached_ = 0;
     return std::move(cache_);
   }
@@ -93,6 +113,7 @@ class GraphFile {
   std::shared_ptr<int32_t[]> cache_;  ///< edges [0, cached_), when cache_edges() read them (all of a generated graph)
   int64_t cached_ = 0;
   std::optional<RandomGraphSpec> generated_;
+  std::optional<ConversionSummary> text_;
   bool partial_ = false;
 };
 

@@ -19,8 +19,9 @@ namespace apsp {
 struct RunReport;
 
 struct RunOptions {
-  std::string input;   ///< the graph file; empty when `generate` is set
-  std::string output;  ///< the distance matrix file; empty with `no_output`
+  std::string input;         ///< the graph file; empty when `generate` is set
+  InputFormat input_format;  ///< how `input` is read (binary, or a text format and its options)
+  std::string output;        ///< the distance matrix file; empty with `no_output`
   /// --generate: the graph is made where the run happens instead of read (each MPI rank makes
   /// the edges out of its own rows).
   std::optional<RandomGraphSpec> generate;
@@ -89,7 +90,9 @@ struct RunReport {
   bool discarded = false;  ///< nothing to write: --no-output, or a device that discards (/dev/null)
   bool no_output = false;  ///< --no-output
   std::string graph;       ///< "file", or the generated graph's spec (RandomGraphSpec::describe)
-  int ranks = 1;           ///< MPI processes sharing the run
+  /// A text INPUT's reading (format, lines, self-loops dropped, weights rounded); none: binary.
+  std::optional<ConversionSummary> text_input;
+  int ranks = 1;  ///< MPI processes sharing the run
   int nodes = 1;
   std::string message_path;  ///< distributed runs: how pivot rows travel between ranks
 };
