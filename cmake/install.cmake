@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# `cmake --install`: the program and the generator (bin/), the docs (share/doc/apsp_kokkos), and
-# the core library with its headers as a CMake package, so that another project can run the
-# pipeline or the solver itself:
+# `cmake --install`: the program, the generator, the converter, the query tool and
+# apsp_report.py (bin/), the docs (share/doc/apsp_kokkos), and the core library with its headers
+# as a CMake package, so that another project can run the pipeline or the solver itself:
 #
 #   find_package(apsp_kokkos REQUIRED)   # with CMAKE_PREFIX_PATH (or apsp_kokkos_ROOT) at the prefix
 #   target_link_libraries(app PRIVATE apsp::apsp_core)
@@ -9,6 +9,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS apsp_kokkos apsp_gen apsp_convert apsp_query RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(PROGRAMS scripts/apsp_report.py DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS apsp_core apsp_graph apsp_files EXPORT apsp_kokkos_targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/apsp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -15,7 +15,8 @@ mkdir -p "$out"
 cxx=${CXX:-g++}
 "$cxx" -std=c++17 ${CXXFLAGS:--O3 -march=native} -fopenmp -I"$here/include" "$here/scripts/cpu_ceiling.cpp" \
   -o "$out/cpu_ceiling"
-if [ "$cxx" != g++ ] && [ "$cxx" != c++ ] && [ "$cxx" != clang++ ]; then
+target=$("$cxx" -dumpmachine 2>/dev/null || echo unknown)
+if [ "${target%%-*}" != "$(uname -m)" ]; then  # a cross compiler: its binary runs elsewhere
   echo "built $out/cpu_ceiling (cross compiler: run it on its machine)"
   exit 0
 fi

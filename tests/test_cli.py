@@ -384,7 +384,7 @@ class Hostile(unittest.TestCase):
             for bad in ("0", "-1", "abc", "12 parsecs"):
                 self.refused(run("--max-host-memory", bad, g, out), "--max-host-memory", bad)
             p = run("--max-host-memory", "1", g, out)
-            self.refused(p, "V = 130", "needs", "kB", "only 1 B")
+            self.refused(p, "V = 130", "needs", "of host memory", "only 1 B")
             self.assertEqual(sorted(os.listdir(tmp)), ["g.bin"])
 
     def test_names_up_to_the_file_system_limit_work(self):
@@ -592,7 +592,8 @@ class Options(unittest.TestCase):
             self.assertRegex(
                 p.stdout,
                 r"(?m)^apsp_kokkos RESULT V=\d+ E=\d+ backend=\w+ ranks=\d+ concurrency=\d+ block=\d+ solve_s=[0-9.]+ "
-                r"total_s=[0-9.]+ solve_relax_per_s=[0-9.e+]+ total_relax_per_s=[0-9.e+]+ verify=PASSED "
+                r"total_s=[0-9.]+ solve_relax_per_s=[0-9.e+]+ total_relax_per_s=[0-9.e+]+ "
+                r"ceiling_relax_per_s=[0-9.e+]+ efficiency=[0-9.]+ verify=PASSED "
                 r"input=file output=written\n$",
             )
             # Checked by default (8 rows, or all of a smaller graph); --no-verify turns it off.

@@ -76,6 +76,12 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
   app.add_flag("--progress", cl.progress, "show rounds done and time left (default: when stderr is a terminal)");
   app.add_flag("--phase-times", opt.phase_times,
                "time each phase (a fence after each, which costs a few percent; the JSON record carries them)");
+  auto* no_ceiling =
+      app.add_flag("--no-ceiling", opt.ceiling.skip, "report no ceiling or efficiency (a CPU then calibrates nothing)");
+  app.add_flag("--calibrate", opt.ceiling.recalibrate,
+               "CPU backends: measure the register add-min ceiling again after the run instead of taking the "
+               "figure cached under $XDG_CACHE_HOME/apsp_kokkos")
+      ->excludes(no_ceiling);
   app.add_option("--backend", opt.backend, "execution space to run on (default: Kokkos' default)");
   app.add_flag("--list-backends", "print the execution spaces this build enables and exit");
   app.add_option("--write-threads", opt.write_threads, "parallel writers for the output (default: up to 8)")

@@ -13,6 +13,16 @@
 
 namespace apsp::cli {
 
+namespace {
+
+std::string sci(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3e", x);
+  return text;
+}
+
+}  // namespace
+
 void print_banner(const RunReport& r) {
   std::fprintf(stderr, "apsp_kokkos %s (%s), Kokkos %s: %s on %s, concurrency %d\n", APSP_VERSION, APSP_GIT_HASH,
                kokkos_version_string().c_str(), r.backend.c_str(), r.device.c_str(), r.concurrency);
@@ -31,6 +41,13 @@ void print_banner(const RunReport& r) {
     std::fprintf(stderr, "apsp_kokkos: input read as %s text: %lld lines, %lld self-loops dropped%s\n",
                  format_title(t->format), static_cast<long long>(t->lines), static_cast<long long>(t->self_loops),
                  t->rounded > 0 ? (", " + std::to_string(t->rounded) + " scaled weights rounded").c_str() : "");
+  if (r.ceiling.rates.int32 > 0)
+    std::fprintf(stderr, "apsp_kokkos: ceiling%s: %.3e int32%s relaxations/s (%s)\n", r.ranks > 1 ? " (all ranks)" : "",
+                 r.ceiling.rates.int32,
+                 r.ceiling.rates.lanes16 > 0 ? (", " + sci(r.ceiling.rates.lanes16) + " 16-bit").c_str() : "",
+                 r.ceiling.basis.c_str());
+  else if (!r.ceiling.basis.empty())
+    std::fprintf(stderr, "apsp_kokkos: ceiling: %s\n", r.ceiling.basis.c_str());
   std::fprintf(stderr, "apsp_kokkos: V=%lld E=%lld block %d; memory%s: host %s%s\n", static_cast<long long>(r.vertices),
                static_cast<long long>(r.edges), r.block, r.ranks > 1 ? " per rank" : "",
                format_bytes(r.host_bytes).c_str(),
@@ -40,11 +57,15 @@ void print_banner(const RunReport& r) {
 
 void print_result(const RunReport& r) {
   const double relax = double(r.vertices) * double(r.vertices) * double(r.vertices);
+  char ceiling[96] = "ceiling_relax_per_s=n/a efficiency=n/a";
+  if (r.ceiling.known())
+    std::snprintf(ceiling, sizeof ceiling, "ceiling_relax_per_s=%.4e efficiency=%.3f", r.ceiling.relax_per_s,
+                  r.efficiency());
   std::printf(
       "apsp_kokkos RESULT V=%lld E=%lld backend=%s ranks=%d concurrency=%d block=%d solve_s=%.6f total_s=%.6f "
-      "solve_relax_per_s=%.4e total_relax_per_s=%.4e verify=%s input=%s output=%s\n",
+      "solve_relax_per_s=%.4e total_relax_per_s=%.4e %s verify=%s input=%s output=%s\n",
       static_cast<long long>(r.vertices), static_cast<long long>(r.edges), r.backend.c_str(), r.ranks, r.concurrency,
-      r.block, r.seconds.solve, r.seconds.total, relax / r.seconds.solve, relax / r.seconds.total,
+      r.block, r.seconds.solve, r.seconds.total, relax / r.seconds.solve, relax / r.seconds.total, ceiling,
       verify_state(r).c_str(), r.graph == "file" ? "file" : "generated", output_state(r).c_str());
   std::fflush(stdout);
 }
@@ -63,6 +84,10 @@ void print_breakdown(const RunReport& r) {
   if (s.predecessors > 0)
     std::fprintf(stderr, "apsp_kokkos:   paths   %.4f s (the predecessor search after the distances)\n",
                  s.predecessors);
+  if (r.ceiling.known())
+    std::fprintf(stderr,
+                 "apsp_kokkos:   ceiling %.3e relaxations/s (%.0f %% of them in 16-bit lanes): the solve at %.0f %%\n",
+                 r.ceiling.relax_per_s, 100 * r.ceiling.share16, 100 * r.efficiency());
   if (r.phases_timed)
     std::fprintf(stderr, "apsp_kokkos:   phases  %.4f / %.4f / %.4f s (pivot / row+column / rest)\n",
                  r.phase_seconds[0], r.phase_seconds[1], r.phase_seconds[2]);

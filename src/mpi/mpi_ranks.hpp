@@ -154,6 +154,7 @@ class MpiRanks {
       for (int i = 0; i < 3; ++i) out.phase[i] = s.phase[i];
       out.mpi = s.mpi;
       out.staging = s.staging;
+      out.lanes16 = fw_.lanes16();
       return out;
     }
 

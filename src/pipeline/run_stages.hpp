@@ -78,6 +78,7 @@ class RunStages {
     rep_.block = opt_.block_size > 0 ? opt_.block_size : BackendTraits<ExecSpace>::default_block;
     rep_.no_output = opt_.no_output;
     procs_.collectively([&] { procs_.template describe<ExecSpace>(rep_); });  // may refuse --pivot-rows
+    find_ceiling(false);  // a GPU's from its attributes, a CPU's if calibrated before
     rep_.seconds.startup = procs_.slowest(std::chrono::duration<double>(t_entry - t_start_).count());
   }
 
@@ -200,6 +201,19 @@ class RunStages {
     for (int i = 0; i < 3; ++i) rep_.phase_seconds[i] = procs_.slowest(s.phase[i]);
     rep_.seconds.mpi = procs_.slowest(s.mpi);
     rep_.seconds.staging = procs_.slowest(s.staging);
+    const double n = double(padded_size(rep_.vertices, rep_.block));
+    rep_.ceiling.share16 = std::min(1.0, double(procs_.total(s.lanes16)) / (n * n * n));
+  }
+
+  /// The devices' rates (summed over the processes) for the run's ceiling; `measure`: a CPU
+  /// calibrates now where no earlier run did (after the run: it would take from the solve).
+  void find_ceiling(bool measure) {
+    DeviceCeiling mine;
+    procs_.collectively([&] { mine = Runtime::ceiling(opt_.ceiling, measure); });
+    rep_.ceiling.rates = {double(procs_.total(int64_t(mine.rates.int32))),
+                          double(procs_.total(int64_t(mine.rates.lanes16)))};
+    rep_.ceiling.basis = mine.basis;
+    if (procs_.total(mine.known() ? 0 : 1) > 0) rep_.ceiling.rates = {};  // every process's, or none
   }
 
   /// --predecessors, part of the solve: the edges that are shortest paths (those of this
@@ -258,6 +272,9 @@ class RunStages {
 
   RunReport finish() {
     rep_.seconds.total = procs_.slowest(seconds_since(t_start_));
+    // After the clock stops: a first calibration is not part of the run it describes.
+    if (rep_.ceiling.rates.int32 <= 0 && !opt_.ceiling.skip) find_ceiling(true);
+    rep_.ceiling.relax_per_s = weighted_ceiling(rep_.ceiling.rates, rep_.ceiling.share16);
     return rep_;
   }
 

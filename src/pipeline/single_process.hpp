@@ -16,6 +16,7 @@
 #include "apsp/io/output_path.hpp"
 #include "apsp/pipeline/run_report.hpp"
 #include "apsp/solver/blocked_fw.hpp"
+#include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/tile_row_partition.hpp"
 #include "processes.hpp"
 
@@ -69,14 +70,16 @@ class SingleProcess {
     template <class AfterRound>
     SolveSeconds solve(bool phase_times, AfterRound&& after_round) {
       typename FW::PhaseSeconds phases;
-      FW::solve(d_, phase_times ? &phases : nullptr, after_round);
+      FW::solve(d_, phase_times ? &phases : nullptr, after_round, lanes16_.slots());
       SolveSeconds s;
       for (int i = 0; i < 3; ++i) s.phase[i] = phases.phase[i];
+      s.lanes16 = lanes16_.total();
       return s;
     }
 
    private:
     const typename FW::Matrix& d_;
+    LaneTally<typename FW::Matrix::execution_space> lanes16_;
   };
 };
 

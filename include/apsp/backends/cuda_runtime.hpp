@@ -8,6 +8,7 @@
 #include <string>
 
 #include "apsp/backends/backend_runtime.hpp"  // the template specialised here
+#include "apsp/backends/backend_traits.hpp"
 #include "apsp/backends/gpu_runtime.hpp"
 
 namespace apsp {
@@ -28,6 +29,29 @@ struct CudaApi {
   static Error get_device(int* id) { return cudaGetDevice(id); }
   static Error get_device_properties(DeviceProp* p, int id) { return cudaGetDeviceProperties(p, id); }
   static Error get_device_count(int* n) { return cudaGetDeviceCount(n); }
+  static constexpr const char* kUnit = "SMs";
+  static Error multiprocessors(int* n, int id) { return cudaDeviceGetAttribute(n, cudaDevAttrMultiProcessorCount, id); }
+  static Error clock_khz(int* khz, int id) { return cudaDeviceGetAttribute(khz, cudaDevAttrClockRate, id); }
+  /// Relaxations one SM retires per clock, by compute capability. sm_90 and later: the fused
+  /// add-min VIADDMNMX, 64 lanes per clock on the ALU pipe (4 x 16); with part of the int32 work
+  /// in the paired form (BackendTraits::kPairedEntries: adds on the FMA pipe) the mix measured
+  /// up to 71.3 per clock in registers (scripts/minplus_mix.sh, H200 and H100), which is the
+  /// int32 figure; VIADDMNMX.U16x2 does two relaxations per lane: 128. Before sm_90: an add and
+  /// a min on the ALU pipe, 32; no 16-bit product.
+  struct PerClock {
+    double int32, lanes16;
+    const char* what;
+  };
+  static PerClock relax_per_clock(int id) {
+    int major = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, id) != cudaSuccess) return {0, 0, "unknown"};
+    using Traits = BackendTraits<Kokkos::Cuda>;
+    if (major >= 9)
+      return {Traits::kPairedEntries > 0 ? 71.3 : 64.0, Traits::kPackedTiles ? 128.0 : 0.0,
+              "sm_90 and later: VIADDMNMX, VIADDMNMX.U16x2"};
+    if (major >= 7) return {32.0, 0.0, "sm_70 to sm_89: IADD3 and IMNMX"};
+    return {0, 0, "before sm_70"};
+  }
   static Error mem_get_info(size_t* free_bytes, size_t* total) { return cudaMemGetInfo(free_bytes, total); }
   static Error host_register(void* p, size_t bytes) { return cudaHostRegister(p, bytes, cudaHostRegisterDefault); }
   static Error host_unregister(void* p) { return cudaHostUnregister(p); }

@@ -27,6 +27,7 @@
 
 #include "apsp/solver/blocked_fw.hpp"
 #include "apsp/solver/distance_matrix.hpp"
+#include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/tile_row_partition.hpp"
 
 namespace apsp::mpi {
@@ -83,6 +84,9 @@ class DistributedFloydWarshall {
       throw std::logic_error("this backend has no device collectives");
   }
 
+  /// The relaxations of this rank's phases 2 and 3 that ran in 16-bit lanes (after solve).
+  int64_t lanes16() const { return lanes16_.total(); }
+
   /// The paths this backend can take: the device's collectives when it has them.
   static constexpr bool has_device_collectives() { return Collectives::available; }
 
@@ -117,7 +121,7 @@ class DistributedFloydWarshall {
       // before round k's kernels start, on the device.
       if (path_ == PivotPath::device_collective) Runtime::wait(compute_, pivot_shared_);
       const Value* pivot = owns(k) ? rb.tile_row(k) : pivot_[k % 2].data();
-      timed(1, [&] { Solver::phase2(rb, k, pivot, false, true, compute_); });
+      timed(1, [&] { Solver::phase2(rb, k, pivot, false, true, compute_, lanes16_.slots()); });
       PackedRound packed;  // (CPU) round k's phase-3 operands, packed once for the rows held
       timed(2, [&] { packed = Solver::pack(round_ops_, rb, k, compute_, pivot); });
       const bool next = k + 1 < rounds;
@@ -130,13 +134,15 @@ class DistributedFloydWarshall {
         const ExecSpace& ahead = time_phases_ ? compute_ : side_;
         Runtime::record(column_done_, compute_);  // phase 2 wrote tile (j, k)
         Runtime::wait(ahead, column_done_);
-        timed(2, [&] { Solver::phase3(rb.sub(j, 1), k, pivot, ahead, packed.from_row(j - rb.first_tile)); });
+        timed(2, [&] {
+          Solver::phase3(rb.sub(j, 1), k, pivot, ahead, packed.from_row(j - rb.first_tile), lanes16_.slots());
+        });
         open_round(rb, j, ahead);
         timed(2, [&] { phase3_except(rb, j, k, pivot, packed); });
         ahead.fence();  // row j is final for round j: it may leave while phase 3 runs
         stage_out(rb, j);
       } else {
-        timed(2, [&] { Solver::phase3(rb, k, pivot, compute_, packed); });
+        timed(2, [&] { Solver::phase3(rb, k, pivot, compute_, packed, lanes16_.slots()); });
       }
       if (next) share_pivot_row(k + 1);
       after_round(k + 1, rounds);
@@ -162,14 +168,14 @@ class DistributedFloydWarshall {
   // Phase 1 and the pivot row's phase 2 of round k, on the owner of tile row k.
   void open_round(const Block& rb, int k, const ExecSpace& exec) {
     timed(0, [&] { Solver::phase1(rb, k, exec); });
-    timed(1, [&] { Solver::phase2(rb, k, rb.tile_row(k), true, false, exec); });
+    timed(1, [&] { Solver::phase2(rb, k, rb.tile_row(k), true, false, exec, lanes16_.slots()); });
   }
 
   // Round k's phase 3 on the rows held except tile row j, on the main queue.
   void phase3_except(const Block& rb, int j, int k, const Value* pivot, const PackedRound& packed) {
-    Solver::phase3(rb.sub(rb.first_tile, j - rb.first_tile), k, pivot, compute_, packed);
+    Solver::phase3(rb.sub(rb.first_tile, j - rb.first_tile), k, pivot, compute_, packed, lanes16_.slots());
     Solver::phase3(rb.sub(j + 1, rb.first_tile + rb.row_tiles - j - 1), k, pivot, compute_,
-                   packed.from_row(j + 1 - rb.first_tile));
+                   packed.from_row(j + 1 - rb.first_tile), lanes16_.slots());
   }
 
   // The owner of tile row k, once the row is final (fenced): starts its copy to pinned host
@@ -242,6 +248,7 @@ class DistributedFloydWarshall {
   DeviceRow pivot_[2];
   HostRow staging_;
   typename Solver::RoundOps round_ops_;  ///< (CPU) a round's packed phase-3 operands
+  LaneTally<ExecSpace> lanes16_;
   Seconds* seconds_ = nullptr;
   bool time_phases_ = false;
 };

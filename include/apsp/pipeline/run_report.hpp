@@ -13,6 +13,7 @@
 #include "apsp/check/verify.hpp"
 #include "apsp/graph/random_graph.hpp"
 #include "apsp/io/graph_file.hpp"
+#include "apsp/report/ceiling.hpp"
 
 namespace apsp {
 
@@ -44,6 +45,7 @@ struct RunOptions {
   /// Rows checked against Dijkstra: -1 none (--no-verify), 0 every row up to V = 512, else 8.
   int64_t verify_rows = kDefaultVerifyRows;
   bool phase_times = false;         ///< time each phase (a fence after each; costs a little)
+  CeilingOptions ceiling;           ///< --no-ceiling, --calibrate (report/ceiling.hpp)
   bool mpi_io = false;              ///< distributed runs: write through MPI-IO even on one node
   std::string pivot_rows = "auto";  ///< distributed runs: how pivot rows travel (auto, device, mpi)
   /// Called once the input is read and checked, before the solve (for a banner).
@@ -95,6 +97,12 @@ struct RunReport {
   int ranks = 1;  ///< MPI processes sharing the run
   int nodes = 1;
   std::string message_path;  ///< distributed runs: how pivot rows travel between ranks
+  RunCeiling ceiling;        ///< the devices' ceiling, weighted by the run's 16-bit share (report/ceiling.hpp)
+  /// The efficiency: solve relaxations per second over the ceiling; 0 when it is not known.
+  double efficiency() const {
+    const double relax = double(vertices) * double(vertices) * double(vertices);
+    return ceiling.known() && seconds.solve > 0 ? relax / seconds.solve / ceiling.relax_per_s : 0;
+  }
 };
 
 }  // namespace apsp

@@ -60,19 +60,21 @@ class BlockedFloydWarshall {
   }
 
   /// Runs every round; `phases` (may be null) receives per-phase times; `after_round(done,
-  /// rounds)` is called once each round's kernels are enqueued (it may fence to watch progress).
-  /// Untimed, the rounds overlap (solve_with_lookahead); timed, the phases run one after another
-  /// with a fence after each.
+  /// rounds)` is called once each round's kernels are enqueued (it may fence to watch progress);
+  /// `lanes16` (may be null) counts the relaxations of phases 2 and 3 that ran in 16-bit lanes
+  /// (lane_tally.hpp). Untimed, the rounds overlap (solve_with_lookahead); timed, the phases run
+  /// one after another with a fence after each.
   template <class AfterRound>
-  static void solve(const Matrix& d, PhaseSeconds* phases, AfterRound&& after_round) {
-    if (phases == nullptr) return solve_with_lookahead(d, after_round);
+  static void solve(const Matrix& d, PhaseSeconds* phases, AfterRound&& after_round, int64_t* lanes16 = nullptr) {
+    if (phases == nullptr) return solve_with_lookahead(d, after_round, lanes16);
     const Block rb = whole(d);
     const RoundOps round_ops(rb);
     const int rounds = d.blocks();
     for (int k = 0; k < rounds; ++k) {
       timed(phases->phase[0], [&] { phase1(d, k); });
-      timed(phases->phase[1], [&] { phase2(d, k); });
-      timed(phases->phase[2], [&] { phase3(rb, k, rb.tile_row(k), ExecSpace(), pack(round_ops, rb, k, ExecSpace())); });
+      timed(phases->phase[1], [&] { phase2(rb, k, rb.tile_row(k), true, true, ExecSpace(), lanes16); });
+      timed(phases->phase[2],
+            [&] { phase3(rb, k, rb.tile_row(k), ExecSpace(), pack(round_ops, rb, k, ExecSpace()), lanes16); });
       after_round(k + 1, rounds);
     }
     ExecSpace().fence();
@@ -94,7 +96,7 @@ class BlockedFloydWarshall {
   ///   side: wait(rest done k - 1) -> cross (k) -> phase 1 (k + 1) -> phase 2 (k + 1) -> record(opened k + 1)
   /// On the host both queues are one instance, and the same order is a valid sequential one.
   template <class AfterRound>
-  static void solve_with_lookahead(const Matrix& d, AfterRound&& after_round) {
+  static void solve_with_lookahead(const Matrix& d, AfterRound&& after_round, int64_t* lanes16) {
     const Block rb = whole(d);
     const int rounds = d.blocks(), B = d.block, nb = int(d.n / B);
     const ExecSpace main;
@@ -104,7 +106,7 @@ class BlockedFloydWarshall {
     // enqueued; on the host both queues are one instance, which runs them in that order.
     const RoundOps round_ops(rb);
     phase1(rb, 0, side);
-    phase2(rb, 0, rb.tile_row(0), true, true, side);
+    phase2(rb, 0, rb.tile_row(0), true, true, side, lanes16);
     PackedRound packed = pack(round_ops, rb, 0, side);
     Runtime::record(opened, side);
     for (int k = 0; k < rounds; ++k) {
@@ -114,17 +116,18 @@ class BlockedFloydWarshall {
         if (nb > 2)
           launch_product<Impl::RemainingTilesKernel>(
               "apsp::phase3_remaining", main, (nb - 2) * (nb - 2),
-              Impl::RemainingTiles<Value>{rb.rows, rb.tile_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k), packed});
+              Impl::RemainingTiles<Value>{rb.rows, rb.tile_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k), packed,
+                                          lanes16});
         Runtime::record(rest_done, main);
         launch_product<Impl::NextPivotCrossKernel>(
             "apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
-            Impl::NextPivotCross<Value>{rb.rows, rb.n, B, k, nb, rb.pivots(k), packed});
+            Impl::NextPivotCross<Value>{rb.rows, rb.n, B, k, nb, rb.pivots(k), packed, lanes16});
         phase1(rb, k + 1, side);
-        phase2(rb, k + 1, rb.tile_row(k + 1), true, true, side);
+        phase2(rb, k + 1, rb.tile_row(k + 1), true, true, side, lanes16);
         packed = pack(round_ops, rb, k + 1, side);
         Runtime::record(opened, side);
       } else {
-        phase3(rb, k, rb.tile_row(k), main, packed);
+        phase3(rb, k, rb.tile_row(k), main, packed, lanes16);
       }
       after_round(k + 1, rounds);
     }
@@ -155,7 +158,7 @@ class BlockedFloydWarshall {
   /// Phase 2: the pivot row's tiles (`row_part`, only where tile row k is held) and the pivot
   /// column's tiles of the rows held (`column_part`), through the pivot tile of `pivot_row`.
   static void phase2(const Block& rb, int k, const Value* pivot_row, bool row_part, bool column_part,
-                     const ExecSpace& exec = ExecSpace()) {
+                     const ExecSpace& exec = ExecSpace(), int64_t* lanes16 = nullptr) {
     const int B = rb.block, nb = int(rb.n / B);
     const Impl::PivotRowColumnTiles<Value> tiles{rb.rows,
                                                  pivot_row + int64_t(k) * B,
@@ -167,7 +170,8 @@ class BlockedFloydWarshall {
                                                  rb.k_local(k),
                                                  row_part && rb.k_local(k) >= 0 && nb > 1,
                                                  column_part,
-                                                 rb.pivots(k)};
+                                                 rb.pivots(k),
+                                                 lanes16};
     const int league = tiles.row_teams() + tiles.column_teams();
     if (league > 0) launch_product<Impl::PivotRowColumnKernel>("apsp::phase2_pivot_row_col", exec, league, tiles);
   }
@@ -175,13 +179,13 @@ class BlockedFloydWarshall {
   /// Phase 3 on the rows held, with the pivot row block `pivot_row` (ld n), and round k's
   /// operands packed for these rows (or none: each product packs its own).
   static void phase3(const Block& rb, int k, const Value* pivot_row, const ExecSpace& exec = ExecSpace(),
-                     const PackedRound& packed = {}) {
+                     const PackedRound& packed = {}, int64_t* lanes16 = nullptr) {
     const int B = rb.block, nb = int(rb.n / B);
     const int k_local = rb.k_local(k), row_tiles = rb.row_tiles - (k_local >= 0);
     if (nb < 2 || row_tiles < 1) return;
     launch_product<Impl::RemainingTilesKernel>(
         "apsp::phase3_remaining", exec, row_tiles * (nb - 1),
-        Impl::RemainingTiles<Value>{rb.rows, pivot_row, rb.n, B, k, nb, k_local, 1, rb.pivots(k), packed});
+        Impl::RemainingTiles<Value>{rb.rows, pivot_row, rb.n, B, k, nb, k_local, 1, rb.pivots(k), packed, lanes16});
   }
 
   /// Round k's phase-3 operands for the rows of `rb` and the pivot row block `pivot_row`,

@@ -79,6 +79,9 @@ struct HostTiles {
     return sixteen;
   }
 
+  /// Relaxations of one MR x NR16 block of C over `pivots` pivots (the unit product() counts).
+  static int64_t block_relaxations(int pivots) { return int64_t(MR) * NR16 * pivots; }
+
   /// Team scratch of close(): a product's at kSubTile.
   static size_t close_scratch_ints(int /*B*/) { return scratch_ints(kSubTile); }
   static size_t close_scratch_bytes(int B) { return close_scratch_ints(B) * sizeof(int32_t) + 64; }

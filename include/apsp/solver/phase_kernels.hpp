@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/tile_ops.hpp"
 
@@ -43,7 +44,8 @@ struct PivotRowColumnTiles {
   int row_tiles;  ///< tile rows in `rows`
   int k_local;    ///< tile row of the pivot block within `rows`, or -1
   bool row_part, column_part;
-  int pivots;  ///< pivots of this round short of V
+  int pivots;                  ///< pivots of this round short of V
+  int64_t* lanes16 = nullptr;  ///< counts the relaxations done in 16-bit lanes (lane_tally.hpp), or null
   KOKKOS_INLINE_FUNCTION int row_teams() const { return row_part ? nb - 1 : 0; }
   KOKKOS_INLINE_FUNCTION int column_teams() const { return column_part ? row_tiles - (k_local >= 0) : 0; }
 };
@@ -62,7 +64,9 @@ struct PivotRowColumnKernel : PivotRowColumnTiles<typename Ops::Value> {
       other += other >= k_local;  // tile row k of the rows held
     typename Ops::Value* t =
         in_row ? rows + int64_t(k_local) * B * n + int64_t(other) * B : rows + int64_t(other) * B * n + int64_t(k) * B;
-    Ops::template min_plus_product<kTuned>(team, t, in_row ? pivot : t, in_row ? t : pivot, n, B, pivots);
+    count_lanes16(
+        team, Base::lanes16,
+        Ops::template min_plus_product<kTuned>(team, t, in_row ? pivot : t, in_row ? t : pivot, n, B, pivots));
   }
 };
 
@@ -76,10 +80,11 @@ struct RemainingTiles {
   const Value* pivot_row;  ///< the pivot row block (B rows of n), ld n
   int64_t n;
   int B, k, nb;
-  int k_local;           ///< tile row of the pivot block within `rows`, or -1
-  int skip;              ///< tile rows and columns left out from k on: 1, or 2 (also k + 1)
-  int pivots;            ///< pivots of this round short of V
-  PackedRound packed{};  ///< the round's operands packed for these rows (where Ops packs rounds)
+  int k_local;                 ///< tile row of the pivot block within `rows`, or -1
+  int skip;                    ///< tile rows and columns left out from k on: 1, or 2 (also k + 1)
+  int pivots;                  ///< pivots of this round short of V
+  PackedRound packed{};        ///< the round's operands packed for these rows (where Ops packs rounds)
+  int64_t* lanes16 = nullptr;  ///< counts the relaxations done in 16-bit lanes (lane_tally.hpp), or null
 };
 template <class Ops, bool kTuned = false>
 struct RemainingTilesKernel : RemainingTiles<typename Ops::Value> {
@@ -92,9 +97,11 @@ struct RemainingTilesKernel : RemainingTiles<typename Ops::Value> {
     typename Ops::Value* tile_row = rows + int64_t(bi) * B * n;
     if constexpr (Ops::kPacksRounds)
       if (Base::packed)
-        return Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj);
-    Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
-                                           pivot_row + int64_t(bj) * B, n, B, pivots);
+        return count_lanes16(team, Base::lanes16,
+                             Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj));
+    count_lanes16(team, Base::lanes16,
+                  Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
+                                                         pivot_row + int64_t(bj) * B, n, B, pivots));
   }
 };
 
@@ -106,8 +113,9 @@ struct NextPivotCross {
   Value* d;  ///< the whole matrix, ld n
   int64_t n;
   int B, k, nb;
-  int pivots;            ///< pivots of round k short of V
-  PackedRound packed{};  ///< round k's operands packed (where Ops packs rounds)
+  int pivots;                  ///< pivots of round k short of V
+  PackedRound packed{};        ///< round k's operands packed (where Ops packs rounds)
+  int64_t* lanes16 = nullptr;  ///< counts the relaxations done in 16-bit lanes (lane_tally.hpp), or null
 };
 template <class Ops, bool kTuned = false>
 struct NextPivotCrossKernel : NextPivotCross<typename Ops::Value> {
@@ -121,9 +129,11 @@ struct NextPivotCrossKernel : NextPivotCross<typename Ops::Value> {
     typename Ops::Value* tile_row = d + int64_t(bi) * B * n;
     if constexpr (Ops::kPacksRounds)
       if (Base::packed)
-        return Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj);
-    Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
-                                           d + int64_t(k) * B * n + int64_t(bj) * B, n, B, pivots);
+        return count_lanes16(team, Base::lanes16,
+                             Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj));
+    count_lanes16(team, Base::lanes16,
+                  Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
+                                                         d + int64_t(k) * B * n + int64_t(bj) * B, n, B, pivots));
   }
 };
 

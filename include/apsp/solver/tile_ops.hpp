@@ -95,22 +95,31 @@ struct TileOps {
   /// kTuned: the backend's tuned shape (B = kMaxBlock, a whole round: see tuned()), compiled
   /// with every count fixed, in a kernel of its own: one shape per kernel keeps a GPU thread
   /// within its registers.
+  ///
+  /// Returns how many of its relaxations ran in 16-bit lanes (report/ceiling.hpp weighs the
+  /// device's two rates by them): B * B * pivots or 0 on a GPU, the blocks that qualified on a CPU.
   template <bool kTuned = false>
-  KOKKOS_FORCEINLINE_FUNCTION static void min_plus_product(const Member& team, int32_t* c, const int32_t* a,
-                                                           const int32_t* bk, int64_t ld, int B, int pivots) {
+  KOKKOS_FORCEINLINE_FUNCTION static int64_t min_plus_product(const Member& team, int32_t* c, const int32_t* a,
+                                                              const int32_t* bk, int64_t ld, int B, int pivots) {
     if constexpr (Traits::kRegisterTiles) {
       const int S = Traits::slice_depth(B);
       int32_t* slices = scratch(team, product_ints(B));
       if constexpr (kTuned)
-        RegisterTiles<Traits>::product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{}, Fixed<Layout::kTunedSlice>{},
-                                       Fixed<Traits::kMaxBlock / Layout::kTunedSlice>{}, slices);
-      else  // the padding past V (last round) is skipped, rounded up to a slice
-        RegisterTiles<Traits>::product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
+        return RegisterTiles<Traits>::product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{},
+                                              Fixed<Layout::kTunedSlice>{},
+                                              Fixed<Traits::kMaxBlock / Layout::kTunedSlice>{}, slices)
+                   ? int64_t(B) * B * pivots
+                   : 0;
+      // the padding past V (last round) is skipped, rounded up to a slice
+      RegisterTiles<Traits>::product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
+      return 0;
     } else {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)  // host code, absent from device passes
-      HostTiles<Traits>::product(c, a, bk, ld, B, pivots, scratch(team, product_ints(B)));
+      return HostTiles<Traits>::product(c, a, bk, ld, B, pivots, scratch(team, product_ints(B))) *
+             HostTiles<Traits>::block_relaxations(pivots);
 #else
       (void)team, (void)c, (void)a, (void)bk, (void)ld, (void)B, (void)pivots;
+      return 0;
 #endif
     }
   }
@@ -137,14 +146,17 @@ struct TileOps {
   }
   /// C = min(C, A (min,+) Bk) with A, Bk the packed operands of tile row i (of the kernel's
   /// rows) and tile column j; C's rows and columns past V (padding) are left as they are.
-  KOKKOS_FORCEINLINE_FUNCTION static void packed_product(const Member& /*team*/, int32_t* c, int64_t ld, int B,
-                                                         int pivots, const PackedRound& round, int i, int j) {
+  /// Returns the relaxations that ran in 16-bit lanes, as min_plus_product.
+  KOKKOS_FORCEINLINE_FUNCTION static int64_t packed_product(const Member& /*team*/, int32_t* c, int64_t ld, int B,
+                                                            int pivots, const PackedRound& round, int i, int j) {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-    HostTiles<Traits>::product(
-        c, ld, round.extent(round.first_tile + i, B), round.extent(j, B), pivots,
-        typename HostTiles<Traits>::Packed(B, round.a + i * round.a_ints, round.bk + j * round.bk_ints));
+    return HostTiles<Traits>::product(
+               c, ld, round.extent(round.first_tile + i, B), round.extent(j, B), pivots,
+               typename HostTiles<Traits>::Packed(B, round.a + i * round.a_ints, round.bk + j * round.bk_ints)) *
+           HostTiles<Traits>::block_relaxations(pivots);
 #else
     (void)c, (void)ld, (void)B, (void)pivots, (void)round, (void)i, (void)j;
+    return 0;
 #endif
   }
 

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The CPU calibration's cache (report/ceiling.hpp): read whole, updated by writing a new file
+// beside it and renaming it into place, so that runs started together never see half a file.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "apsp/report/ceiling.hpp"
+
+namespace apsp {
+
+namespace {
+
+nlohmann::json read_cache(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return nlohmann::json::object();
+  try {
+    nlohmann::json j = nlohmann::json::parse(in);
+    return j.is_object() ? j : nlohmann::json::object();
+  } catch (const std::exception&) {
+    return nlohmann::json::object();  // damaged: measured again and replaced
+  }
+}
+
+}  // namespace
+
+std::string calibration_cache_path() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  std::string dir;
+  if (xdg != nullptr && *xdg == '/')
+    dir = xdg;
+  else if (home != nullptr && *home != '\0')
+    dir = std::string(home) + "/.cache";
+  else
+    return "";
+  return dir + "/apsp_kokkos/cpu_ceiling.json";
+}
+
+std::optional<LaneRates> cached_calibration(const std::string& key) {
+  const std::string path = calibration_cache_path();
+  if (path.empty()) return std::nullopt;
+  const nlohmann::json cache = read_cache(path);
+  const auto it = cache.find(key);
+  if (it == cache.end() || !it->is_object()) return std::nullopt;
+  LaneRates r;
+  r.int32 = it->value("int32_relax_per_s", 0.0);
+  r.lanes16 = it->value("uint16_relax_per_s", 0.0);
+  if (r.int32 <= 0) return std::nullopt;
+  return r;
+}
+
+void store_calibration(const std::string& key, const LaneRates& rates) {
+  const std::string path = calibration_cache_path();
+  if (path.empty()) return;
+  const std::string dir = path.substr(0, path.rfind('/'));
+  ::mkdir(dir.substr(0, dir.rfind('/')).c_str(), 0755);  // ~/.cache may not exist yet
+  ::mkdir(dir.c_str(), 0755);
+  nlohmann::json cache = read_cache(path);
+  cache[key] = {{"int32_relax_per_s", rates.int32}, {"uint16_relax_per_s", rates.lanes16}};
+  const std::string temp = path + "." + std::to_string(::getpid());
+  {
+    std::ofstream out(temp);
+    out << cache.dump(2) << '\n';
+    if (!out) {
+      std::remove(temp.c_str());
+      return;
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) std::remove(temp.c_str());
+}
+
+}  // namespace apsp

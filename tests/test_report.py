@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The ceiling every run reports, and scripts/apsp_report.py over records the runs here make.
+
+The ceiling: the RESULT line and the record carry it; the record's run ceiling is the device's
+two rates weighed by the share of relaxations in 16-bit lanes (recomputed here); a graph whose
+every tile is too heavy for 16-bit lanes has a share of 0 and the int32 rate; the CPU's
+calibration is cached under $XDG_CACHE_HOME and taken from there by the next run, measured again
+with --calibrate, and skipped with --no-ceiling. The report: its table, best efficiencies and PP
+recomputed from the records themselves; PP 0 for a failed or missing platform, n/a without
+ceilings; old and unknown schemas; the plot.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+ARGS = None
+
+
+def solver(*args, env=None):
+    return subprocess.run([ARGS.exe, *map(str, args)], capture_output=True, text=True, env=env, timeout=300)
+
+
+def report(*args):
+    return subprocess.run([sys.executable, ARGS.report, *map(str, args)], capture_output=True, text=True, timeout=120)
+
+
+def write_graph(path, v, edges):
+    a = np.array(edges, dtype=np.int32).reshape(-1, 3)
+    with open(path, "wb") as f:
+        f.write(np.array([v, len(a)], dtype=np.int32).tobytes() + a.tobytes())
+
+
+def random_graph(path, v, lo, hi, seed):
+    rng = np.random.default_rng(seed)
+    s, t = rng.integers(0, v, v * 20), rng.integers(0, v, v * 20)
+    keep = s != t
+    w = rng.integers(lo, hi + 1, keep.sum())
+    write_graph(path, v, np.stack([s[keep], t[keep], w], axis=1))
+
+
+def backends():
+    return solver("--list-backends").stdout.split()
+
+
+class Ceiling(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        self.env = dict(os.environ, XDG_CACHE_HOME=os.path.join(self.d, "cache"))
+        self.cache = os.path.join(self.d, "cache", "apsp_kokkos", "cpu_ceiling.json")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def record(self, *args):
+        rec = os.path.join(self.d, "run.json")
+        p = solver("--json", rec, *args, env=self.env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(rec) as f:
+            return p, json.load(f)
+
+    def test_the_run_ceiling_weighs_the_two_rates_by_the_16_bit_share(self):
+        light, heavy = os.path.join(self.d, "light.bin"), os.path.join(self.d, "heavy.bin")
+        random_graph(light, 400, 1, 1000, 1)
+        random_graph(heavy, 400, 20000, 100000, 2)  # every distance above 2^16: no block qualifies
+        for backend in backends():
+            with self.subTest(backend=backend):
+                p, r = self.record("--backend", backend, "--no-verify", light, os.path.join(self.d, "o"))
+                c = r["ceiling"]
+                i32, u16, share = c["int32_relax_per_s"], c["uint16_relax_per_s"], c["share_16bit"]
+                self.assertGreater(i32, 0)
+                expected = i32 if u16 == 0 or share == 0 else 1 / (share / u16 + (1 - share) / i32)
+                self.assertAlmostEqual(c["relax_per_s"], expected, delta=expected * 1e-9)
+                solve = r["relaxations_per_second"]["solve"]
+                self.assertAlmostEqual(c["efficiency"], solve / c["relax_per_s"], delta=1e-9)
+                self.assertTrue(0 < c["efficiency"] < 3, c)
+                m = re.search(r"ceiling_relax_per_s=([0-9.e+]+) efficiency=([0-9.]+) ", p.stdout)
+                self.assertIsNotNone(m, p.stdout)
+                self.assertAlmostEqual(float(m.group(1)), c["relax_per_s"], delta=c["relax_per_s"] * 1e-4)
+                if u16 > 0:  # weights 1..1000: once paths are short, blocks fit 16-bit lanes
+                    self.assertGreater(share, 0)
+                _, r = self.record("--backend", backend, "--no-verify", heavy, os.path.join(self.d, "o"))
+                self.assertEqual(r["ceiling"]["share_16bit"], 0)
+                self.assertEqual(r["ceiling"]["relax_per_s"], r["ceiling"]["int32_relax_per_s"])
+
+    def test_the_calibration_is_cached_measured_again_on_request_and_skippable(self):
+        g = os.path.join(self.d, "g.bin")
+        random_graph(g, 200, 1, 1000, 3)
+        out = os.path.join(self.d, "o")
+        p = solver("--no-ceiling", g, out, env=self.env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("ceiling_relax_per_s=n/a efficiency=n/a", p.stdout)
+        self.assertFalse(os.path.exists(self.cache))
+        p, r = self.record("--backend", "Serial", g, out)
+        self.assertIn("ceiling: calibrated after the run", p.stderr)
+        with open(self.cache) as f:
+            cache = json.load(f)
+        (key, rates), = cache.items()
+        self.assertIn("| 1 threads on CPUs", key)
+        cached = rates["int32_relax_per_s"]
+        self.assertAlmostEqual(r["ceiling"]["int32_relax_per_s"], cached, delta=1)  # (summed as integers)
+        p, r2 = self.record("--backend", "Serial", g, out)
+        self.assertIn("calibrated earlier (" + self.cache + ")", p.stderr)
+        self.assertAlmostEqual(r2["ceiling"]["int32_relax_per_s"], cached, delta=1)
+        p, _ = self.record("--backend", "Serial", "--calibrate", g, out)
+        self.assertIn("calibrated now", r["ceiling"]["basis"] + p.stderr)
+        p = solver("--no-ceiling", "--calibrate", g, out, env=self.env)
+        self.assertEqual(p.returncode, 2)
+        with open(self.cache, "w") as f:  # a damaged cache is measured again and replaced
+            f.write("{not json")
+        p, _ = self.record("--backend", "Serial", g, out)
+        with open(self.cache) as f:
+            self.assertEqual(len(json.load(f)), 1)
+
+
+class Report(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = cls.d = cls.tmp.name
+        env = dict(os.environ, XDG_CACHE_HOME=os.path.join(d, "cache"))
+        cls.ok = []
+        for v in (150, 300):
+            g = os.path.join(d, f"g{v}.bin")
+            random_graph(g, v, 1, 1000, v)
+            for backend in backends():
+                rec = os.path.join(d, f"{backend}_{v}.json")
+                p = solver("--backend", backend, "--json", rec, g, os.path.join(d, "o"), env=env)
+                assert p.returncode == 0, p.stderr
+                cls.ok.append(rec)
+        cls.failed = os.path.join(d, "failed.json")
+        with open(os.path.join(d, "bad.bin"), "wb") as f:
+            f.write(b"xx")
+        solver("--json", cls.failed, os.path.join(d, "bad.bin"), os.path.join(d, "o2"), env=env)
+        cls.unceiled = os.path.join(d, "none.json")
+        solver("--no-ceiling", "--json", cls.unceiled, os.path.join(d, "g150.bin"), os.path.join(d, "o"), env=env)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def records(self, paths):
+        out = []
+        for p in paths:
+            with open(p) as f:
+                out.append(json.load(f))
+        return out
+
+    def test_table_best_efficiencies_and_pp(self):
+        p = report("--json", *self.ok)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        got = json.loads(p.stdout)
+        best = {}
+        for r in self.records(self.ok):
+            key = re.sub(r" \(device \d+\)$", "", r["kokkos"]["device"]) + " / " + r["kokkos"]["backend"]
+            best[key] = max(best.get(key, 0), r["ceiling"]["efficiency"])
+        self.assertEqual(set(got["best_efficiency"]), set(best))
+        for k, e in best.items():
+            self.assertAlmostEqual(got["best_efficiency"][k], e, places=12)
+        self.assertAlmostEqual(got["PP"], len(best) / sum(1 / e for e in best.values()), places=12)
+        self.assertEqual(len(got["rows"]), len(self.ok))
+        p = report(*self.ok)
+        self.assertIn(f"PP={got['PP']:.3f} over {len(best)} platform(s)", p.stdout)
+        for r in self.records(self.ok):
+            self.assertIn(f"| {r['V']} | {r['relaxations_per_second']['solve']:.3e} |", p.stdout)
+
+    def test_pp_is_zero_for_a_failed_or_missing_platform_and_na_without_ceilings(self):
+        got = json.loads(report("--json", *self.ok, self.failed).stdout)
+        self.assertEqual(got["PP"], 0.0)
+        got = json.loads(report("--json", *self.ok, "--platforms", "NVIDIA H200 / Cuda").stdout)
+        self.assertEqual(got["PP"], 0.0)
+        self.assertIn("NVIDIA H200 / Cuda", got["PP_basis"])
+        got = json.loads(report("--json", self.unceiled).stdout)
+        self.assertIsNone(got["PP"])
+        self.assertIn("no ceiling", got["PP_basis"])
+
+    def test_json_lines_old_and_unknown_schemas(self):
+        lines = os.path.join(self.d, "all.jsonl")
+        recs = self.records(self.ok)
+        with open(lines, "w") as f:
+            for r in recs:
+                f.write(json.dumps(r) + "\n")
+        self.assertEqual(len(json.loads(report("--json", lines).stdout)["rows"]), len(recs))
+        old = dict(recs[0], schema_version=2)
+        del old["ceiling"]
+        path = os.path.join(self.d, "old.json")
+        with open(path, "w") as f:
+            json.dump(old, f)
+        got = json.loads(report("--json", path).stdout)
+        self.assertIsNone(got["rows"][0]["efficiency"])
+        for schema in (None, 9):
+            bad = dict(recs[0])
+            if schema is None:
+                del bad["schema_version"]
+            else:
+                bad["schema_version"] = schema
+            with open(path, "w") as f:
+                json.dump(bad, f)
+            p = report(path)
+            self.assertEqual(p.returncode, 2)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+            self.assertIn(f"schema_version {schema or 1}", p.stderr)
+        with open(path, "w") as f:
+            f.write("not json\n")
+        p = report(path)
+        self.assertEqual((p.returncode, len(p.stderr.strip().splitlines())), (2, 1), p.stderr)
+
+    def test_plot(self):
+        png = os.path.join(self.d, "report.png")
+        p = report(*self.ok, "--plot", png)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(png, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--exe", required=True)
+    ap.add_argument("--report", required=True)
+    ARGS, rest = ap.parse_known_args()
+    unittest.main(argv=[sys.argv[0], "-v", *rest])
