@@ -15,6 +15,7 @@ read; others are refused with one line. Exit status 0, or 2 for a file that cann
 """
 import argparse
 import json
+import os
 import re
 import sys
 
@@ -68,6 +69,7 @@ def row(r):
     verdict = {"ok": (r.get("verify") or {}).get("verdict", "ok"), "verify_failed": "verify FAILED"}.get(
         r.get("status"), f"{r.get('status')}: {r.get('error', '')}".strip())
     mpi = r.get("mpi") or {}
+    graph = r.get("graph") or {}
     return {
         "file": r["_file"],
         "platform": platform(r),
@@ -75,6 +77,7 @@ def row(r):
         "concurrency": (r.get("kokkos") or {}).get("concurrency"),
         "ranks": mpi.get("ranks", 1),
         "V": r.get("V"),
+        "graph": os.path.basename(graph["path"]) if graph.get("path") else graph.get("source", ""),
         "solve_relax_per_s": rates.get("solve") if ok else None,
         "total_relax_per_s": rates.get("total") if ok else None,
         "ceiling_relax_per_s": ceiling.get("relax_per_s") if ok else None,
@@ -111,6 +114,18 @@ def portability(rows, expected):
     return best, len(best) / sum(1 / v for v in best.values()), "harmonic mean of each platform's best efficiency"
 
 
+GPU_BACKENDS = ("Cuda", "HIP", "SYCL", "OpenMPTarget")
+
+
+def parallelism(x):
+    """'1 GPU', '2 GPUs', '16 threads', '8 threads x 2 ranks': what ran the solve."""
+    backend = x["platform"].rsplit(" / ", 1)[-1]
+    if backend in GPU_BACKENDS:
+        return f"{x['ranks']} GPU" + ("s" if x["ranks"] > 1 else "")
+    threads = x["concurrency"] or 1
+    return f"{threads} thread" + ("s" if threads > 1 else "") + (f" x {x['ranks']} ranks" if x["ranks"] > 1 else "")
+
+
 def sci(x):
     return "" if x is None else f"{x:.3e}"
 
@@ -120,14 +135,13 @@ def pct(x):
 
 
 def print_table(rows, best, pp, why):
-    print("| machine / backend | Kokkos | threads or GPUs | V | solve relax/s | whole-run relax/s | ceiling relax/s "
-          "| efficiency | verdict |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| machine / backend | Kokkos | threads or GPUs | graph | V | solve relax/s | whole-run relax/s "
+          "| ceiling relax/s | efficiency | verdict | commit |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for x in rows:
-        units = f"{x['concurrency']}" + (f" x {x['ranks']} ranks" if x["ranks"] > 1 else "")
-        print(f"| {x['platform']} | {x['kokkos']} | {units} | {x['V'] or ''} | {sci(x['solve_relax_per_s'])} | "
-              f"{sci(x['total_relax_per_s'])} | {sci(x['ceiling_relax_per_s'])} | {pct(x['efficiency'])} | "
-              f"{x['verdict']} |")
+        print(f"| {x['platform']} | {x['kokkos']} | {parallelism(x)} | {x['graph']} | {x['V'] or ''} | "
+              f"{sci(x['solve_relax_per_s'])} | {sci(x['total_relax_per_s'])} | {sci(x['ceiling_relax_per_s'])} | "
+              f"{pct(x['efficiency'])} | {x['verdict']} | {x['commit']} |")
     print()
     for p, e in best.items():
         print(f"best efficiency {pct(e)}: {p}")
@@ -144,7 +158,8 @@ def plot(rows, best, pp, path):
     for p, conc, ranks in series:
         pts = sorted((x["V"], x["solve_relax_per_s"]) for x in rows
                      if (x["platform"], x["concurrency"] or 0, x["ranks"]) == (p, conc, ranks) and x["solve_relax_per_s"])
-        label = p + (f", {conc} threads" if conc and conc < 1024 else "") + (f", {ranks} ranks" if ranks > 1 else "")
+        one = next(x for x in rows if (x["platform"], x["concurrency"] or 0, x["ranks"]) == (p, conc, ranks))
+        label = f"{p}, {parallelism(one)}"
         if pts:
             left.plot([v for v, _ in pts], [s for _, s in pts], "o-", label=label)
     left.set_xscale("log")
@@ -176,7 +191,8 @@ def main():
     except RecordError as e:
         print(f"apsp_report: error: {e}", file=sys.stderr)
         return 2
-    rows = [row(r) for r in records]
+    rows = sorted((row(r) for r in records),
+                  key=lambda x: (x["platform"], x["ranks"], x["concurrency"] or 0, x["V"] or 0, x["graph"]))
     expected = [p.strip() for p in a.platforms.split(",") if p.strip()]
     best, pp, why = portability(rows, expected)
     if a.json:
