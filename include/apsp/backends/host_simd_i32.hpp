@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // int32 lanes of the CPU's vector registers (host_simd_isa.hpp): loads, stores, broadcasts,
-// add-min, the test for entries below 2^16, and the 16-bit pairs of a lane.
+// add-min, the tests for entries below a power of two (INF aside), and the 16-bit pairs of a lane.
 #pragma once
 
 #include <cstdint>
@@ -151,22 +151,73 @@ struct I32 {
     return r;
 #endif
   }
-  /// Whether every lane of `v`, taken as unsigned, is below 2^16.
-  APSP_SIMD_INLINE static bool below_2_16(Reg v) {
+  /// Whether every lane of `v`, taken as unsigned, is below kLimit (a power of two).
+  template <uint32_t kLimit>
+  APSP_SIMD_INLINE static bool below(Reg v) {
+    static_assert(kLimit != 0 && (kLimit & (kLimit - 1)) == 0, "a power of two");
+    [[maybe_unused]] constexpr int32_t kHigh = int32_t(~(kLimit - 1));
 #if defined(APSP_SIMD_AVX512)
-    return _mm512_test_epi32_mask(v, _mm512_set1_epi32(int32_t(0xffff0000u))) == 0;
+    return _mm512_test_epi32_mask(v, _mm512_set1_epi32(kHigh)) == 0;
 #elif defined(APSP_SIMD_AVX2)
-    return _mm256_testz_si256(v, _mm256_set1_epi32(int32_t(0xffff0000u))) != 0;
+    return _mm256_testz_si256(v, _mm256_set1_epi32(kHigh)) != 0;
 #elif defined(APSP_SIMD_SSE41)
-    return _mm_testz_si128(v, _mm_set1_epi32(int32_t(0xffff0000u))) != 0;
+    return _mm_testz_si128(v, _mm_set1_epi32(kHigh)) != 0;
 #elif defined(APSP_SIMD_NEON)
-    return vmaxvq_u32(vreinterpretq_u32_s32(v)) < 0x10000u;
+    return vmaxvq_u32(vreinterpretq_u32_s32(v)) < kLimit;
 #else
     int32_t lanes[kInts];
     std::memcpy(lanes, &v, sizeof v);
     uint32_t any = 0;
     for (int j = 0; j < kInts; ++j) any |= uint32_t(lanes[j]);
-    return any < 0x10000u;
+    return any < kLimit;
+#endif
+  }
+  APSP_SIMD_INLINE static bool below_2_16(Reg v) { return below<0x10000u>(v); }
+  /// Each lane v: 0 where v is `inf`, 2^16 where v is 2^16 - 1, else v. The or of such
+  /// registers is below 2^16 exactly when every lane is `inf` or below 2^16 - 1 (the blocks of
+  /// C that take 16-bit lanes with INF as 2^16 - 1, solver/host_tiles.hpp).
+  APSP_SIMD_INLINE static Reg inf_as_zero(Reg v, int32_t inf) {
+#if defined(APSP_SIMD_AVX512)
+    const __m512i r =
+        _mm512_mask_mov_epi32(v, _mm512_cmpeq_epi32_mask(v, _mm512_set1_epi32(inf)), _mm512_setzero_si512());
+    return _mm512_mask_mov_epi32(r, _mm512_cmpeq_epi32_mask(v, _mm512_set1_epi32(0xffff)), _mm512_set1_epi32(0x10000));
+#elif defined(APSP_SIMD_AVX2)
+    const __m256i r = _mm256_andnot_si256(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(inf)), v);
+    return _mm256_or_si256(
+        r, _mm256_and_si256(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(0xffff)), _mm256_set1_epi32(0x10000)));
+#elif defined(APSP_SIMD_SSE41) || defined(APSP_SIMD_SSE2)
+    const __m128i r = _mm_andnot_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32(inf)), v);
+    return _mm_or_si128(r, _mm_and_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32(0xffff)), _mm_set1_epi32(0x10000)));
+#elif defined(APSP_SIMD_NEON)
+    const int32x4_t r = vbicq_s32(v, vreinterpretq_s32_u32(vceqq_s32(v, vdupq_n_s32(inf))));
+    return vorrq_s32(r, vandq_s32(vreinterpretq_s32_u32(vceqq_s32(v, vdupq_n_s32(0xffff))), vdupq_n_s32(0x10000)));
+#else
+    int32_t lanes[kInts];
+    std::memcpy(lanes, &v, sizeof v);
+    for (int j = 0; j < kInts; ++j) lanes[j] = lanes[j] == inf ? 0 : lanes[j] == 0xffff ? 0x10000 : lanes[j];
+    Reg r;
+    std::memcpy(&r, lanes, sizeof r);
+    return r;
+#endif
+  }
+  /// Each lane 2^16 - 1 (INF in 16-bit lanes, widened) -> `inf`; the others as they are.
+  APSP_SIMD_INLINE static Reg restore_inf(Reg v, int32_t inf) {
+#if defined(APSP_SIMD_AVX512)
+    return _mm512_mask_mov_epi32(v, _mm512_cmpeq_epi32_mask(v, _mm512_set1_epi32(0xffff)), _mm512_set1_epi32(inf));
+#elif defined(APSP_SIMD_AVX2)
+    return _mm256_blendv_epi8(v, _mm256_set1_epi32(inf), _mm256_cmpeq_epi32(v, _mm256_set1_epi32(0xffff)));
+#elif defined(APSP_SIMD_SSE41) || defined(APSP_SIMD_SSE2)
+    const __m128i f = _mm_cmpeq_epi32(v, _mm_set1_epi32(0xffff));
+    return _mm_or_si128(_mm_andnot_si128(f, v), _mm_and_si128(f, _mm_set1_epi32(inf)));
+#elif defined(APSP_SIMD_NEON)
+    return vbslq_s32(vceqq_s32(v, vdupq_n_s32(0xffff)), vdupq_n_s32(inf), v);
+#else
+    int32_t lanes[kInts];
+    std::memcpy(lanes, &v, sizeof v);
+    for (int j = 0; j < kInts; ++j) lanes[j] = lanes[j] == 0xffff ? inf : lanes[j];
+    Reg r;
+    std::memcpy(&r, lanes, sizeof r);
+    return r;
 #endif
   }
 };

@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "apsp/backends/host_microkernel.hpp"
+#include "apsp/core/constants.hpp"
 
 namespace apsp::Impl {
 
@@ -36,22 +37,41 @@ struct HostOperands {
 
   /// int32 of one packed A (a32: Bp rows of Bp, a copy; a16: the same as U16 broadcast words)
   /// and of one packed Bk (b32: 2 Bp / NR16 panels of Bp pivots x NR; b16: Bp / NR16 panels of
-  /// Bp pivots x NR16 uint16). Each a multiple of 16 int32: parts stay 64-byte aligned.
-  static size_t a_ints(int B) { return size_t(pitch(B)) * pitch(B) * (k16 ? 2 : 1); }
-  static size_t bk_ints(int B) { return size_t(pitch(B)) * pitch(B) + (k16 ? size_t(pitch(B)) * pitch(B) / 2 : 0); }
+  /// Bp pivots x NR16 uint16), each followed (16-bit builds) by its "small" flags: per lane type,
+  /// whether every finite entry packed is at most 2^15 - 1 (A: per block row of MR rows; Bk: one).
+  /// Each a multiple of 16 int32: parts stay 64-byte aligned.
+  static constexpr int flag_stride(int B) { return round_up(pitch(B) / MR, 16); }
+  static size_t a_ints(int B) {
+    return size_t(pitch(B)) * pitch(B) * (k16 ? 2 : 1) + (k16 ? 2 * size_t(flag_stride(B)) : 0);
+  }
+  static size_t bk_ints(int B) {
+    return size_t(pitch(B)) * pitch(B) + (k16 ? size_t(pitch(B)) * pitch(B) / 2 + 16 : 0);
+  }
+  /// The largest finite entry an operand may hold for a block of C with INF to take 16-bit
+  /// lanes (solver/host_tiles.hpp): two of them sum to at most 2^16 - 2.
+  static constexpr uint32_t kSmallLimit = 0x8000;
 
   /// Where one product's operands are packed.
   struct Packed {
     int pitch;  ///< Bp: of a32 and a16 rows, and the pivots of a panel
+    int flags;  ///< flag_stride(B)
     int32_t *a32, *a16, *b32;
     uint16_t* b16;
+    int32_t *a_small, *bk_small;  ///< [lane type (1: 16-bit) * flags + block row], [lane type]
     /// An A at `a` (a_ints) and a Bk at `bk` (bk_ints); either may be null (not packed here).
     Packed(int B, int32_t* a, int32_t* bk)
         : pitch(HostOperands::pitch(B)),
+          flags(flag_stride(B)),
           a32(a),
           a16(k16 && a != nullptr ? a + pitch * pitch : nullptr),
           b32(bk),
-          b16(k16 && bk != nullptr ? reinterpret_cast<uint16_t*>(bk + pitch * pitch) : nullptr) {}
+          b16(k16 && bk != nullptr ? reinterpret_cast<uint16_t*>(bk + pitch * pitch) : nullptr),
+          a_small(k16 && a != nullptr ? a + 2 * pitch * pitch : nullptr),
+          bk_small(k16 && bk != nullptr ? bk + pitch * pitch + pitch * pitch / 2 : nullptr) {}
+    /// Whether block row i0's A rows and Bk, as packed in a lane type, are small (see above).
+    bool small(bool k16Lanes, int i0) const {
+      return a_small[int(k16Lanes) * flags + i0 / MR] != 0 && bk_small[int(k16Lanes)] != 0;
+    }
   };
 
   /// Offset in b32 of the int32 panel of half `h` (0, 1) of the 16-bit panel at column j0.
@@ -62,11 +82,14 @@ struct HostOperands {
   template <bool k16Lanes>
   static void pack_a_rows(const Packed& s, const int32_t* a, int64_t ld, int i0, int rows, int pivots) {
     int32_t* out = (k16Lanes ? s.a16 : s.a32) + i0 * s.pitch;
+    Reg finite = I32::splat(0);
     for (int i = 0; i < MR; ++i, out += s.pitch)
       for (int p = 0; p < pivots; p += W) {
         const Reg v = i0 + i < rows ? I32::loadu(a + (i0 + i) * ld + p) : I32::splat(0);
+        if constexpr (k16) finite = I32::bit_or(finite, I32::inf_as_zero(v, kInf));
         I32::storeu(out + p, k16Lanes ? I32::pair16(v) : v);
       }
+    if constexpr (k16) s.a_small[int(k16Lanes) * s.flags + i0 / MR] = I32::below<kSmallLimit>(finite);
   }
   /// The first `pivots` rows of Bk (zeros past its `cols` columns), row by row (whole rows
   /// stream from memory; two lines of each of B rows 4 KiB or more apart do not): narrowed into
@@ -76,6 +99,7 @@ struct HostOperands {
   static void pack_bk(const Packed& s, const int32_t* bk, int64_t ld, int cols, int pivots) {
     alignas(64) int32_t edge[NR16] = {};
     const int whole = cols / NR16 * NR16;
+    Reg finite = I32::splat(0);
     for (int p = 0; p < pivots; ++p) {
       const int32_t* row = bk + p * ld;
       for (int j0 = 0; j0 < cols; j0 += NR16) {
@@ -86,6 +110,8 @@ struct HostOperands {
         }
         for (int v = 0; v < NV; ++v) {
           const Reg lo = I32::loadu(run + 2 * v * W), hi = I32::loadu(run + 2 * v * W + W);
+          if constexpr (k16)
+            finite = I32::bit_or(finite, I32::bit_or(I32::inf_as_zero(lo, kInf), I32::inf_as_zero(hi, kInf)));
           if constexpr (k16Lanes) {
             U16::store(s.b16 + (j0 * s.pitch + p * NR16) + v * 2 * W, U16::narrow(lo, hi));
           } else {
@@ -95,6 +121,7 @@ struct HostOperands {
         }
       }
     }
+    if constexpr (k16) s.bk_small[int(k16Lanes)] = I32::below<kSmallLimit>(finite);
   }
   /// A whole (rows x pivots), in every lane type the build has.
   static void pack_a_whole(const Packed& s, const int32_t* a, int64_t ld, int rows, int pivots) {

@@ -12,6 +12,14 @@
 // a + b >= c, so neither form replaces c. Hence min(c, a + b) = min(c, s) for every relaxation,
 // and as a relaxation never raises c the condition holds to the end of the product.
 //
+// A block holding INF (unreachable pairs: early rounds, graphs of several components) takes
+// 16-bit lanes too where its other entries are below 2^16 - 1 and every finite entry of the
+// operands it meets is at most 2^15 - 1 (flags set as they are packed, host_operands.hpp). INF
+// narrows to 2^16 - 1, in C and in the operands. Then two finite operands sum to at most
+// 2^16 - 2, exactly; an INF operand saturates the sum to 2^16 - 1, which replaces nothing, as in
+// int32 (INF + b >= INF >= c); a finite c stays below 2^16 - 1 and an INF c becomes the exact
+// finite sum or stays 2^16 - 1. So 2^16 - 1 at the end means INF, and is widened back to it.
+//
 // Blocks go row by row, left to right (C's rows stream from memory). Operands come packed for
 // the whole round (phase 3), or are packed into team scratch when a block first needs them in
 // a lane type: Bk whole, A's rows of a block row. While a block is relaxed, the next block's C
@@ -167,24 +175,50 @@ struct HostTiles {
           hi[i][v] = I32::loadu(corner + i * cld + 2 * v * W + W);
           any = I32::bit_or(any, I32::bit_or(lo[i][v], hi[i][v]));
         }
-      if (k16 && I32::below_2_16(any)) {
-        need<true>(i0);
-        host_simd::MicroTile<U16, MR, NV> t;
-        for (int i = 0; i < MR; ++i)
-          for (int v = 0; v < NV; ++v) t.acc[i][v] = U16::narrow(lo[i][v], hi[i][v]);
-        t.relax(s.a16 + i0 * s.pitch, s.pitch, s.b16 + j0 * s.pitch, pivots);
-        for (int i = 0; i < MR; ++i)
-          for (int v = 0; v < NV; ++v) {
-            U16::widen(t.acc[i][v], lo[i][v], hi[i][v]);
-            I32::storeu(corner + i * cld + 2 * v * W, lo[i][v]);
-            I32::storeu(corner + i * cld + 2 * v * W + W, hi[i][v]);
-          }
-        return true;
+      if constexpr (k16) {
+        if (I32::below_2_16(any)) return relax16(corner, cld, i0, j0, lo, hi, false);
+        if (with_inf(i0, lo, hi)) return relax16(corner, cld, i0, j0, lo, hi, true);
       }
       need<false>(i0);
       relax32(corner, cld, i0, Operands::panel32(s.pitch, j0, 0));
       relax32(corner + W, cld, i0, Operands::panel32(s.pitch, j0, 1));
       return false;
+    }
+
+    /// Whether a block that fails the first test takes 16-bit lanes with INF as 2^16 - 1: its
+    /// entries are INF or below 2^16 - 1, and the operands it meets are small (HostOperands).
+    /// The int32 operands' flags filter first (packed anyway for the int32 path); the 16-bit
+    /// operands' flags decide, since in phase 2 the two may be packed at different times.
+    bool with_inf(int i0, const Reg (&lo)[MR][NV], const Reg (&hi)[MR][NV]) {
+      need<false>(i0);
+      if (!s.small(false, i0)) return false;
+      Reg finite = I32::splat(0);
+      for (int i = 0; i < MR; ++i)
+        for (int v = 0; v < NV; ++v)
+          finite = I32::bit_or(finite, I32::bit_or(I32::inf_as_zero(lo[i][v], kInf), I32::inf_as_zero(hi[i][v], kInf)));
+      if (!I32::below_2_16(finite)) return false;
+      need<true>(i0);
+      return s.small(true, i0);
+    }
+
+    /// Block (i0, j0) in 16-bit lanes; `inf`: its INF lanes (2^16 - 1 after narrowing) back to INF.
+    bool relax16(int32_t* corner, int64_t cld, int i0, int j0, Reg (&lo)[MR][NV], Reg (&hi)[MR][NV], bool inf) {
+      need<true>(i0);
+      host_simd::MicroTile<U16, MR, NV> t;
+      for (int i = 0; i < MR; ++i)
+        for (int v = 0; v < NV; ++v) t.acc[i][v] = U16::narrow(lo[i][v], hi[i][v]);
+      t.relax(s.a16 + i0 * s.pitch, s.pitch, s.b16 + j0 * s.pitch, pivots);
+      for (int i = 0; i < MR; ++i)
+        for (int v = 0; v < NV; ++v) {
+          U16::widen(t.acc[i][v], lo[i][v], hi[i][v]);
+          if (inf) {
+            lo[i][v] = I32::restore_inf(lo[i][v], kInf);
+            hi[i][v] = I32::restore_inf(hi[i][v], kInf);
+          }
+          I32::storeu(corner + i * cld + 2 * v * W, lo[i][v]);
+          I32::storeu(corner + i * cld + 2 * v * W + W, hi[i][v]);
+        }
+      return true;
     }
 
     /// One int32 block: registers v of columns 2 v W + [0, W) from `corner` (every other W
