@@ -177,7 +177,7 @@ struct HostTiles {
         }
       if constexpr (k16) {
         if (I32::below_2_16(any)) return relax16(corner, cld, i0, j0, lo, hi, false);
-        if (with_inf(i0, lo, hi)) return relax16(corner, cld, i0, j0, lo, hi, true);
+        if (with_inf(corner, cld, i0)) return relax16(corner, cld, i0, j0, lo, hi, true);
       }
       need<false>(i0);
       relax32(corner, cld, i0, Operands::panel32(s.pitch, j0, 0));
@@ -189,13 +189,14 @@ struct HostTiles {
     /// entries are INF or below 2^16 - 1, and the operands it meets are small (HostOperands).
     /// The int32 operands' flags filter first (packed anyway for the int32 path); the 16-bit
     /// operands' flags decide, since in phase 2 the two may be packed at different times.
-    bool with_inf(int i0, const Reg (&lo)[MR][NV], const Reg (&hi)[MR][NV]) {
+    /// (Out of line, reading the block again: the int32 path keeps the registers it had.)
+    [[gnu::noinline]] bool with_inf(const int32_t* corner, int64_t cld, int i0) {
       need<false>(i0);
       if (!s.small(false, i0)) return false;
       Reg finite = I32::splat(0);
       for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v)
-          finite = I32::bit_or(finite, I32::bit_or(I32::inf_as_zero(lo[i][v], kInf), I32::inf_as_zero(hi[i][v], kInf)));
+        for (int v = 0; v < 2 * NV; ++v)
+          finite = I32::bit_or(finite, I32::inf_as_zero(I32::loadu(corner + i * cld + v * W), kInf));
       if (!I32::below_2_16(finite)) return false;
       need<true>(i0);
       return s.small(true, i0);
