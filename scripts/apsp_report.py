@@ -54,12 +54,18 @@ def load(path):
 
 
 def platform(r):
+    """'DEVICE / BACKEND', or 'P x DEVICE / BACKEND' for P ranks (a platform of its own: how
+    the ranks communicate is part of what is measured). The record names every rank's device,
+    ', '-separated, identical names as 'NAME xN'; a GPU's carries '(device N)'."""
     k = r.get("kokkos", {})
-    device = re.sub(r" \(device \d+\)$", "", k.get("device") or "?")
-    if " | " in device:  # MPI: every rank's device; one kind of device names the platform
-        names = set(device.split(" | "))
-        device = names.pop() if len(names) == 1 else device
-    return f"{device} / {k.get('backend') or '?'}"
+    names = []
+    for part in (k.get("device") or "?").split(", "):
+        m = re.fullmatch(r"(.*?)(?: x(\d+))?", part.strip())
+        names += [re.sub(r" \(device \d+\)$", "", m.group(1))] * int(m.group(2) or 1)
+    kinds = sorted(set(names))
+    ranks = (r.get("mpi") or {}).get("ranks", 1)
+    prefix = f"{ranks} x " if ranks > 1 else ""
+    return f"{prefix}{' + '.join(kinds)} / {k.get('backend') or '?'}"
 
 
 def row(r):

@@ -182,6 +182,23 @@ class Report(unittest.TestCase):
         self.assertIsNone(got["PP"])
         self.assertIn("no ceiling", got["PP_basis"])
 
+    def test_several_ranks_are_a_platform_of_their_own(self):
+        # A record as two ranks write it: every rank's device, ', '-separated (a GPU's with its
+        # index, identical host names as 'NAME x2').
+        with open(self.ok[0]) as f:
+            r = json.load(f)
+        name = re.sub(r" \(device \d+\)$", "", r["kokkos"]["device"])
+        backend = r["kokkos"]["backend"]
+        paths = []
+        for i, device in enumerate((f"{name} (device 0), {name} (device 1)", f"{name} x2")):
+            r["kokkos"]["device"], r["mpi"]["ranks"] = device, 2
+            paths.append(os.path.join(self.d, f"ranks{i}.json"))
+            with open(paths[-1], "w") as f:
+                json.dump(r, f)
+        got = json.loads(report("--json", self.ok[0], *paths).stdout)
+        self.assertEqual(set(got["best_efficiency"]), {f"{name} / {backend}", f"2 x {name} / {backend}"})
+        self.assertEqual([x["platform"] for x in got["rows"]].count(f"2 x {name} / {backend}"), 2)
+
     def test_json_lines_old_and_unknown_schemas(self):
         lines = os.path.join(self.d, "all.jsonl")
         recs = self.records(self.ok)
