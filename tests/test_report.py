@@ -119,6 +119,12 @@ class Ceiling(unittest.TestCase):
         p, _ = self.record("--backend", "Serial", g, out)
         with open(self.cache) as f:
             self.assertEqual(len(json.load(f)), 1)
+        with open(self.cache, "w") as f:  # so is one whose figure is not a number
+            json.dump({key: {"int32_relax_per_s": "fast", "uint16_relax_per_s": -1}}, f)
+        p, _ = self.record("--backend", "Serial", g, out)
+        self.assertIn("ceiling: calibrated after the run", p.stderr)
+        with open(self.cache) as f:
+            self.assertGreater(json.load(f)[key]["int32_relax_per_s"], 0)
 
 
 class Report(unittest.TestCase):

@@ -49,9 +49,13 @@ std::optional<LaneRates> cached_calibration(const std::string& key) {
   const auto it = cache.find(key);
   if (it == cache.end() || !it->is_object()) return std::nullopt;
   LaneRates r;
-  r.int32 = it->value("int32_relax_per_s", 0.0);
-  r.lanes16 = it->value("uint16_relax_per_s", 0.0);
-  if (r.int32 <= 0) return std::nullopt;
+  try {
+    r.int32 = it->value("int32_relax_per_s", 0.0);
+    r.lanes16 = it->value("uint16_relax_per_s", 0.0);
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;  // a figure that is not a number: measured again and replaced
+  }
+  if (!(r.int32 > 0) || !(r.lanes16 >= 0)) return std::nullopt;
   return r;
 }
 
