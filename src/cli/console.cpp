@@ -56,7 +56,7 @@ void print_banner(const RunReport& r) {
 }
 
 void print_result(const RunReport& r) {
-  const double relax = double(r.vertices) * double(r.vertices) * double(r.vertices);
+  const double relax = r.relaxations();
   char ceiling[96] = "ceiling_relax_per_s=n/a efficiency=n/a";
   if (r.ceiling.known())
     std::snprintf(ceiling, sizeof ceiling, "ceiling_relax_per_s=%.4e efficiency=%.3f", r.ceiling.relax_per_s,

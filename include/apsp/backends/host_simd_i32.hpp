@@ -14,6 +14,16 @@ namespace apsp::host_simd {
 struct I32 {
   static constexpr int W = kInts;  ///< lanes
   using Lane = int32_t;
+  /// f applied to each lane (the plain C++ forms of the operations below).
+  template <class F>
+  static Reg each_lane(Reg v, F f) {
+    int32_t lanes[kInts];
+    std::memcpy(lanes, &v, sizeof v);
+    for (int32_t& x : lanes) x = f(x);
+    Reg r;
+    std::memcpy(&r, lanes, sizeof r);
+    return r;
+  }
   APSP_SIMD_INLINE static Reg load(const int32_t* p) {  // p: aligned to kBytes
 #if defined(APSP_SIMD_AVX512)
     return _mm512_load_si512(p);
@@ -140,15 +150,10 @@ struct I32 {
     const int32x4_t m = vminq_s32(v, vdupq_n_s32(0xffff));
     return vorrq_s32(m, vshlq_n_s32(m, 16));
 #else
-    int32_t lanes[kInts];
-    std::memcpy(lanes, &v, sizeof v);
-    for (int j = 0; j < kInts; ++j) {
-      const uint32_t m = lanes[j] > 0xffff ? 0xffffu : uint32_t(lanes[j]);
-      lanes[j] = int32_t(m | (m << 16));
-    }
-    Reg r;
-    std::memcpy(&r, lanes, sizeof r);
-    return r;
+    return each_lane(v, [](int32_t x) {
+      const uint32_t m = x > 0xffff ? 0xffffu : uint32_t(x);
+      return int32_t(m | (m << 16));
+    });
 #endif
   }
   /// Whether every lane of `v`, taken as unsigned, is below kLimit (a power of two).
@@ -192,12 +197,7 @@ struct I32 {
     const int32x4_t r = vbicq_s32(v, vreinterpretq_s32_u32(vceqq_s32(v, vdupq_n_s32(inf))));
     return vorrq_s32(r, vandq_s32(vreinterpretq_s32_u32(vceqq_s32(v, vdupq_n_s32(0xffff))), vdupq_n_s32(0x10000)));
 #else
-    int32_t lanes[kInts];
-    std::memcpy(lanes, &v, sizeof v);
-    for (int j = 0; j < kInts; ++j) lanes[j] = lanes[j] == inf ? 0 : lanes[j] == 0xffff ? 0x10000 : lanes[j];
-    Reg r;
-    std::memcpy(&r, lanes, sizeof r);
-    return r;
+    return each_lane(v, [inf](int32_t x) { return x == inf ? 0 : x == 0xffff ? 0x10000 : x; });
 #endif
   }
   /// Each lane 2^16 - 1 (INF in 16-bit lanes, widened) -> `inf`; the others as they are.
@@ -212,12 +212,7 @@ struct I32 {
 #elif defined(APSP_SIMD_NEON)
     return vbslq_s32(vceqq_s32(v, vdupq_n_s32(0xffff)), vdupq_n_s32(inf), v);
 #else
-    int32_t lanes[kInts];
-    std::memcpy(lanes, &v, sizeof v);
-    for (int j = 0; j < kInts; ++j) lanes[j] = lanes[j] == 0xffff ? inf : lanes[j];
-    Reg r;
-    std::memcpy(&r, lanes, sizeof r);
-    return r;
+    return each_lane(v, [inf](int32_t x) { return x == 0xffff ? inf : x; });
 #endif
   }
 };

@@ -98,10 +98,11 @@ struct RunReport {
   int nodes = 1;
   std::string message_path;  ///< distributed runs: how pivot rows travel between ranks
   RunCeiling ceiling;        ///< the devices' ceiling, weighted by the run's 16-bit share (report/ceiling.hpp)
+  /// V^3: Floyd-Warshall's relaxations whatever the graph (the rates' numerator).
+  double relaxations() const { return double(vertices) * double(vertices) * double(vertices); }
   /// The efficiency: solve relaxations per second over the ceiling; 0 when it is not known.
   double efficiency() const {
-    const double relax = double(vertices) * double(vertices) * double(vertices);
-    return ceiling.known() && seconds.solve > 0 ? relax / seconds.solve / ceiling.relax_per_s : 0;
+    return ceiling.known() && seconds.solve > 0 ? relaxations() / seconds.solve / ceiling.relax_per_s : 0;
   }
 };
 
