@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -32,20 +31,18 @@ struct HostBackendRuntime {
     return "CPU";
   }
   /// The register-resident add-min on every thread of the run (report/ceiling.hpp), in the
-  /// lane types the product uses: measured (about 0.1 s each, best of four windows) where `measure` and not cached,
-  /// else taken from the cache; unknown when neither.
+  /// lane types the product uses: measured (about 0.1 s each, best of four windows) where
+  /// `measure` and not cached, else taken from the cache; unknown when neither.
   static DeviceCeiling ceiling(const CeilingOptions& options, bool measure) {
     if (options.skip) return {};
     const int threads = ExecSpace().concurrency();
     const std::string key = device_name() + " | " + host_simd::kIsa + " | " + std::to_string(threads) +
                             " threads on CPUs " + cpu_list(thread_cpus());
     const std::string where = calibration_cache_path();
-    char threads_text[64];
-    std::snprintf(threads_text, sizeof threads_text, "%d thread%s", threads, threads == 1 ? "" : "s");
+    const std::string what = std::string("register add-min (") + host_simd::kIsa + ") on " + std::to_string(threads) +
+                             (threads == 1 ? " thread" : " threads");
     if (!options.recalibrate)
-      if (const auto cached = cached_calibration(key))
-        return {*cached, std::string("register add-min (") + host_simd::kIsa + ") on " + threads_text +
-                             ", calibrated earlier (" + where + ")"};
+      if (const auto cached = cached_calibration(key)) return {*cached, what + ", calibrated earlier (" + where + ")"};
     if (!measure)
       return {{},
               options.recalibrate ? "calibrated after the run (--calibrate)"
@@ -54,8 +51,7 @@ struct HostBackendRuntime {
     r.int32 = calibrate<host_simd::I32>(threads);
     if constexpr (BackendTraits<ExecSpace>::kHostLanes16) r.lanes16 = calibrate<host_simd::U16>(threads);
     store_calibration(key, r);
-    return {r, std::string("register add-min (") + host_simd::kIsa + ") on " + threads_text + ", calibrated now" +
-                   (where.empty() ? "" : " (cached in " + where + ")")};
+    return {r, what + ", calibrated now" + (where.empty() ? "" : " (cached in " + where + ")")};
   }
   /// No devices to choose among.
   static int visible_devices() { return 0; }
