@@ -138,6 +138,10 @@ class AgainstScipy(unittest.TestCase):
     def test_components_leave_pairs_unreachable(self):
         self.check(["--shape", "components", "--components", 3, "-e", 2000, "--seed", 3], 211)
 
+    def test_grid_of_long_paths(self):
+        # 13 x 13 and a short last row; distances past 2^15 (weights up to 3000)
+        self.check(["--shape", "grid", "--min-weight", 50, "--max-weight", 3000, "--seed", 5], 13 * 13 + 6)
+
     def test_chain_of_heaviest_weights(self):
         self.check(["--shape", "chain", "--min-weight", 1000, "--max-weight", 1000], 301)
 
@@ -494,7 +498,7 @@ class Options(unittest.TestCase):
                 for opt in ("--test-perturb-entry", "--test-perturb-predecessor"):
                     if v != "-1":  # a negative row means "none" for the test hooks
                         cases.append(([ARGS.exe, "--generate", "100", "--no-output", opt, f"{v},1"], [opt, v]))
-                for opt in ("-n", "-e", "--seed", "--min-weight", "--max-weight", "--components"):
+                for opt in ("-n", "-e", "--seed", "--min-weight", "--max-weight", "--components", "--width"):
                     args = ["-n", v] if opt == "-n" else ["-n", "10", opt, v]
                     long = {"-n": "--vertices", "-e": "--edges"}.get(opt, opt)
                     cases.append(([gen, *args, os.path.join(tmp, "gen.bin")], [long, v]))

@@ -18,6 +18,8 @@
 #include "apsp/backends/backend_traits.hpp"
 #include "apsp/core/constants.hpp"
 #include "apsp/solver/register_tiles.hpp"
+#include "apsp/solver/round_operands.hpp"
+#include "apsp/solver/row_block.hpp"
 #include "reference.hpp"
 
 // Outside the unnamed namespace: nvcc's device pass, which compiles the barrier out, would
@@ -226,31 +228,54 @@ struct PackedHip : apsp::HipBackendTraits {
   }
 };
 
+/// What packed_product_matches builds: C's entries uniform in [0, c_max] (and INF one in
+/// `c_inf_one_in` if not 0), the operands' in [0, op_max] with INF one in 9 and op_max itself
+/// on a whole pivot of each (so that the largest sums occur; where C holds INF, one INF entry
+/// of C has no other path), `planted` (if not 0) in one entry of C; C may be A (phase 2); `operands_small` is what the caller tells the product.
+struct PackedCase {
+  int c_max, op_max;
+  int32_t planted = 0;
+  bool c_is_a = false;
+  int c_inf_one_in = 0;
+  bool operands_small = false;
+};
+
 /// The tuned product C = min(C, A (min,+) Bk) on tiles (0, 0), (1, 0) (or C itself: phase 2)
-/// and (0, 1) of a wider matrix, C's entries uniform in [0, c_max], the operands' in
-/// [0, op_max] with INF one in 9, and `planted` (if not 0) in one entry of C; compared with the
-/// product entry by entry. Returns whether the team took the packed product.
-bool packed_product_matches(int c_max, int op_max, int32_t planted, bool c_is_a, unsigned seed) {
+/// and (0, 1) of a wider matrix, built as `pc` says, compared with the product entry by entry.
+/// Returns whether the team took the packed product.
+bool packed_product_matches(const PackedCase& pc, unsigned seed) {
   using S = Shape<PackedHip>;
   constexpr int kB = PackedHip::kMaxBlock, kS = PackedHip::slice_depth(kB);
   const int ld = 3 * kB + 8;
   std::mt19937 rng(seed);
   std::vector<int32_t> m(size_t(ld) * size_t(ld));
-  for (auto& v : m) v = rng() % 9 == 0 ? apsp::kInf : int32_t(rng() % unsigned(op_max + 1));
-  const int64_t a = c_is_a ? 0 : int64_t(kB) * ld, bk = kB, c = 0;
+  for (auto& v : m) v = rng() % 9 == 0 ? apsp::kInf : int32_t(rng() % unsigned(pc.op_max + 1));
+  const int64_t a = pc.c_is_a ? 0 : int64_t(kB) * ld, bk = kB, c = 0;
+  for (int r = 0; r < kB; ++r) m[at(a, r, ld, 7)] = m[at(bk, 7, ld, r)] = pc.op_max;
   for (int r = 0; r < kB; ++r)
-    for (int j = 0; j < kB; ++j) m[at(c, r, ld, j)] = int32_t(rng() % unsigned(c_max + 1));
-  if (planted != 0) m[at(c, kB / 3, ld, kB / 5)] = planted;
+    for (int j = 0; j < kB; ++j)
+      m[at(c, r, ld, j)] = pc.c_inf_one_in != 0 && rng() % unsigned(pc.c_inf_one_in) == 0
+                               ? apsp::kInf
+                               : int32_t(rng() % unsigned(pc.c_max + 1));
+  if (pc.planted != 0) m[at(c, kB / 3, ld, kB / 5)] = pc.planted;
+  if (pc.c_inf_one_in != 0) {
+    // Entry (kB / 2, kB / 4) of C, INF, reached only through pivot 7: the largest sum.
+    const int r = kB / 2, j = kB / 4;
+    for (int p = 0; p < kB; ++p)
+      if (p != 7) m[at(a, r, ld, p)] = m[at(bk, p, ld, j)] = apsp::kInf;
+    m[at(c, r, ld, j)] = apsp::kInf;
+  }
   std::vector<int32_t> expected = m;
   reference_product(expected, ld, c, a, bk, kB, kB);
   std::vector<int32_t> slices = S::scratch(kB);
   const int before = PackedHip::packed_teams.load();
   HostTeam::run(S::threads(kB), [&](const HostTeam& team) {
     S::Ops::product(team, m.data() + c, m.data() + a, m.data() + bk, ld, Fixed<kB>{}, Fixed<kS>{}, Fixed<kB / kS>{},
-                    slices.data());
+                    slices.data(), pc.operands_small);
   });
   EXPECT_EQ(first_difference(m, expected, ld), "")
-      << "c_max " << c_max << ", op_max " << op_max << ", planted " << planted << (c_is_a ? ", C is A" : "");
+      << "c_max " << pc.c_max << ", op_max " << pc.op_max << ", planted " << pc.planted << ", C INF one in "
+      << pc.c_inf_one_in << (pc.c_is_a ? ", C is A" : "") << (pc.operands_small ? ", operands small" : "");
   return PackedHip::packed_teams.load() != before;
 }
 
@@ -267,18 +292,84 @@ TEST(PackedTiles, AddMinPerHalfWord) {
 
 TEST(PackedTiles, TakenWhereEveryEntryOfCFitsAndExact) {
   // Sums below, at and above the cap, operands above it and INF: every result as in int32.
-  EXPECT_TRUE(packed_product_matches(32767, 16000, 0, false, 1));
-  EXPECT_TRUE(packed_product_matches(32767, 40000, 0, false, 2));
-  EXPECT_TRUE(packed_product_matches(1000, 600, 0, false, 3));
-  EXPECT_TRUE(packed_product_matches(30000, 20000, 32767, false, 4));  // an entry at the cap itself
+  EXPECT_TRUE(packed_product_matches({32767, 16000}, 1));
+  EXPECT_TRUE(packed_product_matches({32767, 40000}, 2));
+  EXPECT_TRUE(packed_product_matches({1000, 600}, 3));
+  EXPECT_TRUE(packed_product_matches({30000, 20000, 32767}, 4));  // an entry at the cap itself
+  // Told that the operands are small changes nothing where C holds no INF.
+  EXPECT_TRUE(packed_product_matches({32767, 40000, 0, false, 0, true}, 9));
 }
 
-TEST(PackedTiles, PhaseTwoWithCAsTheOperand) { EXPECT_TRUE(packed_product_matches(20000, 12000, 0, true, 5)); }
+TEST(PackedTiles, PhaseTwoWithCAsTheOperand) { EXPECT_TRUE(packed_product_matches({20000, 12000, 0, true}, 5)); }
 
 TEST(PackedTiles, Int32WhereAnEntryOfCDoesNotFit) {
-  EXPECT_FALSE(packed_product_matches(1000, 600, 32768, false, 6));  // one entry past the cap
-  EXPECT_FALSE(packed_product_matches(1000, 600, apsp::kInf, false, 7));
-  EXPECT_FALSE(packed_product_matches(20000, 12000, apsp::kInf, true, 8));
+  EXPECT_FALSE(packed_product_matches({1000, 600, 32768}, 6));  // one entry past the cap
+  EXPECT_FALSE(packed_product_matches({1000, 600, apsp::kInf}, 7));
+  EXPECT_FALSE(packed_product_matches({20000, 12000, apsp::kInf, true}, 8));
+}
+
+TEST(PackedTiles, TakenWithInfWhereTheOperandsAreSmall) {
+  // Operands up to kSmall (sums up to kCap - 1), C's finite entries up to kCap - 1, INF in C
+  // one in 3 (and everywhere but one entry): every result as in int32, INF where no path.
+  constexpr int kSmall = apsp::Impl::PackedTiles<PackedHip>::kSmall;
+  EXPECT_TRUE(packed_product_matches({32766, kSmall, 0, false, 3, true}, 10));
+  EXPECT_TRUE(packed_product_matches({32766, kSmall, apsp::kInf, false, 0, true}, 11));
+  EXPECT_TRUE(packed_product_matches({100, 50, 0, false, 1, true}, 12));
+  EXPECT_TRUE(packed_product_matches({500, 300, 0, false, 2, true}, 13));
+}
+
+TEST(PackedTiles, Int32WithInfUnlessTheOperandsAreSmallAndCBelowTheCap) {
+  constexpr int kSmall = apsp::Impl::PackedTiles<PackedHip>::kSmall;
+  EXPECT_FALSE(packed_product_matches({1000, 600, 0, false, 3, false}, 14));       // not told
+  EXPECT_FALSE(packed_product_matches({1000, 600, 32767, false, 3, true}, 15));    // C at the cap
+  EXPECT_FALSE(packed_product_matches({32766, kSmall, 40000, false, 3, true}, 16));  // past it
+}
+
+/// Round operands marked as a GPU with the 16-bit product marks them (round_operands.hpp), on
+/// the host: the tile operations' part of it, with PackedTiles' rule.
+struct MarkingOps {
+  static constexpr bool kPacksRounds = false;
+  static constexpr bool kMarksSmallOperands = true;
+  KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) {
+    return apsp::Impl::PackedTiles<PackedHip>::small_entry(v);
+  }
+};
+
+TEST(RoundOperands, MarksTheTilesWhoseFiniteEntriesAreSmall) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  constexpr int kB = 16, kTiles = 5;
+  constexpr int32_t kSmall = apsp::Impl::PackedTiles<PackedHip>::kSmall;
+  apsp::DistanceMatrix<Host, int32_t> d(int64_t(kB) * kTiles, kB);
+  const apsp::RowBlock rb = apsp::RowBlock::of(d);
+  const int64_t n = rb.n;
+  std::mt19937 rng(21);
+  for (int64_t e = 0; e < n * n; ++e) d.data(e) = rng() % 4 == 0 ? apsp::kInf : int32_t(rng() % (kSmall + 1));
+  // Round k = 2: tile (i, 2) is large for i = 0 (one entry past kSmall) and 3 (INF - 1), tile
+  // (2, j) for j = 4 (its last entry); tile (1, 1) is off both and large, and (2, 2) at kSmall.
+  const int k = 2;
+  d.data(1 * n + k * kB + 5) = kSmall + 1;
+  d.data((3 * kB + 7) * n + k * kB + kB - 1) = apsp::kInf - 1;
+  d.data((k * kB + kB - 1) * n + 4 * kB + kB - 1) = 40000;
+  d.data((kB + 3) * n + kB + 3) = 50000;
+  d.data((k * kB) * n + k * kB) = kSmall;
+  const apsp::RoundOperands<Host, MarkingOps> ops(rb);
+  const apsp::PackedRound p = ops.pack(rb, k, rb.tile_row(k), Host());
+  Host().fence();
+  ASSERT_NE(p.small_a, nullptr);
+  for (int t = 0; t < kTiles; ++t) {
+    EXPECT_EQ(p.small_a[t] != 0, t != 0 && t != 3) << "tile (" << t << ", 2)";
+    EXPECT_EQ(p.small_bk[t] != 0, t != 4) << "tile (2, " << t << ")";
+  }
+  EXPECT_TRUE(p.operands_small(1, 2));
+  EXPECT_FALSE(p.operands_small(0, 2));
+  EXPECT_FALSE(p.operands_small(1, 4));
+  EXPECT_TRUE(p.from_row(1).operands_small(0, 1));   // tile row 1 from a block starting at 1
+  EXPECT_FALSE(p.from_row(3).operands_small(0, 1));  // tile row 3
+  // The next round's marks go to the other set: these stay as they are.
+  const apsp::PackedRound q = ops.pack(rb, k + 1, rb.tile_row(k + 1), Host());
+  Host().fence();
+  EXPECT_NE(q.small_a, p.small_a);
+  EXPECT_FALSE(p.small_a[0] != 0);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // apsp_gen: writes a graph in the solver's input format (../shared/spec.md).
 //
 //   apsp_gen -n V [-e E] [--seed S] [--min-weight a] [--max-weight b]
-//            [--shape random|chain|complete|components] [--components K] OUTPUT
+//            [--shape random|chain|complete|components|grid] [--components K] [--width W] OUTPUT
 //
 // random:     each ordered pair (i, j), i != j, is an edge with probability E / (V(V-1)), so
 //             E is met in expectation; the header holds the true count. O(E) time. Each row
@@ -12,6 +12,9 @@
 // complete:   every ordered pair (V(V-1) edges).
 // components: K blocks of consecutive vertices, random edges only inside a block, so pairs
 //             in different blocks stay unreachable.
+// grid:       rows of W vertices (default: the largest W with W * W <= V; the last row may be
+//             short), each joined both ways to its right and lower neighbours: a planar graph
+//             of long paths (about 4V edges, distances growing with the hops), like a road map.
 // Weights are uniform in [min, max]. The same arguments give the same file.
 #include <CLI/CLI.hpp>
 
@@ -55,7 +58,7 @@ void random_pairs(apsp::EdgeListFile& out, Rng& rng, int64_t lo, int64_t n, doub
 
 // Option set-up (CLI11) throws only on a programming error; the work itself is in a try.
 int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape)
-  int64_t vertices = 0, edges = -1, components = 2;
+  int64_t vertices = 0, edges = -1, components = 2, width = 0;
   uint64_t seed = 1;
   int32_t wmin = 0, wmax = 1000;
   std::string shape = "random", output;
@@ -66,10 +69,12 @@ int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape)
   app.add_option("--seed", seed, "random seed")->check(apsp::cli::integer_in(0, INT64_MAX));
   app.add_option("--min-weight", wmin, "smallest weight")->check(apsp::cli::integer_in(0, INT32_MAX));
   app.add_option("--max-weight", wmax, "largest weight")->check(apsp::cli::integer_in(0, INT32_MAX));
-  app.add_option("--shape", shape, "random | chain | complete | components")
-      ->check(CLI::IsMember({"random", "chain", "complete", "components"}));
+  app.add_option("--shape", shape, "random | chain | complete | components | grid")
+      ->check(CLI::IsMember({"random", "chain", "complete", "components", "grid"}));
   app.add_option("--components", components, "number of components (shape components)")
       ->check(apsp::cli::positive_int());
+  app.add_option("--width", width, "vertices per row (shape grid; default floor(sqrt(V)))")
+      ->check(apsp::cli::integer_in(1, INT32_MAX));
   app.add_option("output", output, "file to write")->required();
   try {
     app.parse(argc, argv);
@@ -103,6 +108,19 @@ int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape)
         row.clear();
         apsp::append_random_row(spec, i, row);
         for (size_t k = 0; k < row.size(); k += 3) out.edge(row[k], row[k + 1], row[k + 2]);
+      }
+    } else if (shape == "grid") {
+      if (width == 0)
+        while ((width + 1) * (width + 1) <= vertices) ++width;
+      for (int64_t i = 0; i < vertices; ++i) {
+        if ((i + 1) % width != 0 && i + 1 < vertices) {
+          out.edge(int32_t(i), int32_t(i + 1), rng.between(wmin, wmax));
+          out.edge(int32_t(i + 1), int32_t(i), rng.between(wmin, wmax));
+        }
+        if (i + width < vertices) {
+          out.edge(int32_t(i), int32_t(i + width), rng.between(wmin, wmax));
+          out.edge(int32_t(i + width), int32_t(i), rng.between(wmin, wmax));
+        }
       }
     } else {  // components
       components = std::min(components, vertices);

@@ -104,6 +104,7 @@ class BlockedFloydWarshall {
     typename Runtime::Event opened, rest_done;
     // Packed operands (CPU): one set, so round k + 1's are packed after round k's phase 3 is
     // enqueued; on the host both queues are one instance, which runs them in that order.
+    // Marked operands (GPU) alternate between two sets (round_operands.hpp).
     const RoundOps round_ops(rb);
     phase1(rb, 0, side);
     phase2(rb, 0, rb.tile_row(0), true, true, side, lanes16);
@@ -189,10 +190,10 @@ class BlockedFloydWarshall {
   }
 
   /// Round k's phase-3 operands for the rows of `rb` and the pivot row block `pivot_row`,
-  /// packed into `round_ops` on `exec` (none where Ops does not pack rounds).
+  /// packed (or marked) into `round_ops` on `exec` (none where Ops does neither).
   static PackedRound pack(const RoundOps& round_ops, const Block& rb, int k, const ExecSpace& exec,
                           const Value* pivot_row = nullptr) {
-    if constexpr (Ops::kPacksRounds)
+    if constexpr (Ops::kPacksRounds || Ops::kMarksSmallOperands)
       return round_ops.pack(rb, k, pivot_row != nullptr ? pivot_row : rb.tile_row(k), exec);
     else
       return {};

@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The tuned tile product in 16-bit lanes: two relaxations per instruction (on sm_90 one
-// VIADDMNMX.U16x2 relaxes two entries) wherever every entry of the tile being updated is at
-// most kCap = 2^15 - 1. The matrix stays int32; only the registers and the staged slices of one
-// product hold 16-bit halves, and a tile with a larger entry (an INF, a long path) takes the
-// int32 product instead, decided per tile by the whole team.
+// VIADDMNMX.U16x2 relaxes two entries) wherever the tile being updated allows it, decided per
+// tile by the whole team. The matrix stays int32; only the registers and the staged slices of
+// one product hold 16-bit halves. Operands are staged capped, f(x) = min(x, kCap), kCap =
+// 2^15 - 1, so f(a) + f(b) <= 2 kCap < 2^16 and no lane wraps. Two cases qualify:
 //
-// Why the result is the int32 result. Let f(x) = min(x, kCap) and let every entry c of C be at
-// most kCap. For operands a, b >= 0: if a + b < kCap, neither is capped and f(a) + f(b) = a + b;
-// otherwise f(a) + f(b) >= kCap >= c and a + b >= kCap >= c, so neither form beats c. Hence
-// min(c, a + b) = min(c, f(a) + f(b)) for every relaxation, and a relaxation never raises c, so
-// the condition holds to the end of the product. f(a) + f(b) <= 2 kCap < 2^16: no lane wraps.
+// 1. Every entry c of C is at most kCap (no INF). For a, b >= 0: if a + b < kCap, neither is
+//    capped and f(a) + f(b) = a + b; otherwise f(a) + f(b) >= kCap >= c and a + b >= kCap >= c,
+//    so neither form beats c. Hence min(c, a + b) = min(c, f(a) + f(b)) for every relaxation,
+//    and a relaxation never raises c, so the condition holds to the end of the product.
+// 2. C holds INF, its other entries are below kCap, and every finite entry of both operands is
+//    at most kSmall = (kCap - 1) / 2 (the caller knows this of the operands: round_operands.hpp
+//    marks the tiles of each round's pivot row and column). C's INF is held as kCap. A sum of
+//    two finite operands is at most kCap - 1 and exact; a sum with an INF operand is at least
+//    kCap, as the true sum is at least INF. So a lane below kCap is the exact distance, and a
+//    lane at kCap is a c that was INF and that no finite sum reached: INF again when stored.
+//    Every finite c stays below kCap, so the condition holds to the end of the product.
+// Any other tile (a distance of kCap or more beside an INF, a long path) takes the int32
+// product.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -17,6 +25,7 @@
 #include <cstdint>
 
 #include "apsp/backends/backend_traits.hpp"
+#include "apsp/core/constants.hpp"
 #include "apsp/solver/slice_staging.hpp"
 #include "apsp/solver/thread_tile.hpp"
 
@@ -35,6 +44,7 @@ struct PackedTiles {
   static constexpr int S = Traits::kMaxSlice;
   static constexpr int kThreads = ThreadTile<Traits>::count(B);
   static constexpr uint32_t kCap = 0x7fff;
+  static constexpr int32_t kSmall = (kCap - 1) / 2;  ///< an operand's finite entries, for case 2
   // A thread's block: rows ty * 4 + [0, 4) and B / 2 + ty * 4 + [0, 4) (two runs of four, so
   // that a warp's A operands are two 16-byte words), columns tx * 8 + [0, 8): four words of two.
   static constexpr int kRows = 8, kRowRun = 4, kCols = 8, kWords = kCols / 2;
@@ -59,6 +69,11 @@ struct PackedTiles {
 
   KOKKOS_FORCEINLINE_FUNCTION static int32_t capped(int32_t v) {
     return uint32_t(v) < kCap ? v : int32_t(kCap);  // v >= 0: a distance or INF
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static bool below_cap_or_inf(int32_t v) { return uint32_t(v) < kCap || v == kInf; }
+  /// A lane's int32 value: kCap is INF in case 2 (see above).
+  KOKKOS_FORCEINLINE_FUNCTION static int32_t unpacked(uint32_t lane, bool inf_held) {
+    return inf_held && lane == kCap ? kInf : int32_t(lane);
   }
   /// Two capped values in one word, `lo` in the low half.
   KOKKOS_FORCEINLINE_FUNCTION static int32_t pack(int32_t lo, int32_t hi) {
@@ -99,19 +114,24 @@ struct PackedTiles {
     }
   };
 
-  /// c = min(c, a (min,+) bk) over the B pivots of a whole round, in 16-bit lanes, if every
-  /// entry of c is at most kCap; otherwise nothing is written and false is returned (the same
-  /// on every thread of the team), and the caller takes the int32 product. Scratch: two slice
+  /// Whether every entry of a tile is INF or at most kSmall: an operand of case 2 (above).
+  KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) { return v <= kSmall || v == kInf; }
+
+  /// c = min(c, a (min,+) bk) over the B pivots of a whole round, in 16-bit lanes, if c's
+  /// entries allow it (case 1 above; case 2 where `operands_small`: every finite entry of a and
+  /// bk is at most kSmall); otherwise nothing is written and false is returned (the same on
+  /// every thread of the team), and the caller takes the int32 product. Scratch: two slice
   /// buffers. C may be A or Bk (phase 2): they are read before c is written.
   template <class Team>
   KOKKOS_FORCEINLINE_FUNCTION static bool product(const Team& team, int32_t* c, const int32_t* a, const int32_t* bk,
-                                                  int64_t ld, int32_t* scratch) {
+                                                  int64_t ld, int32_t* scratch, bool operands_small = false) {
     const int me = Traits::recompute_later(team.team_rank());
     const int ty = me / kColThreads, tx = me % kColThreads;
     Staging staging(me, ld);
     staging.load(a, bk, ld);  // the first slice's loads in flight with C's
     int32_t acc[kRows][kWords];
-    uint32_t seen = 0;  // every bit set in some entry of this thread's block
+    uint32_t seen = 0;         // every bit set in some entry of this thread's block
+    bool below_or_inf = true;  // every entry below kCap or INF (case 2)
     const int32_t* corner = c + (ty * kRowRun) * ld + tx * kCols;
     APSP_UNROLL
     for (int i = 0; i < kRows; ++i) {
@@ -120,10 +140,17 @@ struct PackedTiles {
       APSP_UNROLL
       for (int q = 0; q < kWords; ++q) {
         seen |= uint32_t(v[2 * q]) | uint32_t(v[2 * q + 1]);
-        acc[i][q] = pack(v[2 * q], v[2 * q + 1]);
+        below_or_inf = below_or_inf && below_cap_or_inf(v[2 * q]) && below_cap_or_inf(v[2 * q + 1]);
+        acc[i][q] = pack(capped(v[2 * q]), capped(v[2 * q + 1]));
       }
     }
-    if (!Traits::team_all(team, (seen & ~kCap) == 0)) return false;
+    // Case 1, else case 2 (a second vote only for tiles that fail the first: operands_small is
+    // the same on every thread).
+    bool inf_held = false;
+    if (!Traits::team_all(team, (seen & ~kCap) == 0)) {
+      if (!operands_small || !Traits::team_all(team, below_or_inf)) return false;
+      inf_held = true;
+    }
 
     staging.store(scratch);
     team.team_barrier();
@@ -144,8 +171,8 @@ struct PackedTiles {
       int32_t v[kCols];
       APSP_UNROLL
       for (int q = 0; q < kWords; ++q) {
-        v[2 * q] = int32_t(uint32_t(acc[i][q]) & 0xffffu);
-        v[2 * q + 1] = int32_t(uint32_t(acc[i][q]) >> 16);
+        v[2 * q] = unpacked(uint32_t(acc[i][q]) & 0xffffu, inf_held);
+        v[2 * q + 1] = unpacked(uint32_t(acc[i][q]) >> 16, inf_held);
       }
       Traits::template store_run<kCols>(out + row_offset(i) * ld, v);
     }

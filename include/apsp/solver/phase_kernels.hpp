@@ -83,7 +83,7 @@ struct RemainingTiles {
   int k_local;                 ///< tile row of the pivot block within `rows`, or -1
   int skip;                    ///< tile rows and columns left out from k on: 1, or 2 (also k + 1)
   int pivots;                  ///< pivots of this round short of V
-  PackedRound packed{};        ///< the round's operands packed for these rows (where Ops packs rounds)
+  PackedRound packed{};        ///< the round's operands packed (or marked) for these rows
   int64_t* lanes16 = nullptr;  ///< counts the relaxations done in 16-bit lanes (lane_tally.hpp), or null
 };
 template <class Ops, bool kTuned = false>
@@ -101,7 +101,8 @@ struct RemainingTilesKernel : RemainingTiles<typename Ops::Value> {
                              Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj));
     count_lanes16(team, Base::lanes16,
                   Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
-                                                         pivot_row + int64_t(bj) * B, n, B, pivots));
+                                                         pivot_row + int64_t(bj) * B, n, B, pivots,
+                                                         Base::packed.operands_small(bi, bj)));
   }
 };
 
@@ -114,7 +115,7 @@ struct NextPivotCross {
   int64_t n;
   int B, k, nb;
   int pivots;                  ///< pivots of round k short of V
-  PackedRound packed{};        ///< round k's operands packed (where Ops packs rounds)
+  PackedRound packed{};        ///< round k's operands packed (or marked)
   int64_t* lanes16 = nullptr;  ///< counts the relaxations done in 16-bit lanes (lane_tally.hpp), or null
 };
 template <class Ops, bool kTuned = false>
@@ -133,7 +134,8 @@ struct NextPivotCrossKernel : NextPivotCross<typename Ops::Value> {
                              Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj));
     count_lanes16(team, Base::lanes16,
                   Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
-                                                         d + int64_t(k) * B * n + int64_t(bj) * B, n, B, pivots));
+                                                         d + int64_t(k) * B * n + int64_t(bj) * B, n, B, pivots,
+                                                         Base::packed.operands_small(bi, bj)));
   }
 };
 

@@ -5,6 +5,13 @@
 // packed once per tile of its row and each Bk once per tile of its column, and on a 2-core Zen 3
 // packing took 18 % of a product at B = 256 once the matrix no longer fitted in the caches.
 // Packed per round they cost about 14 V B bytes of memory and a pass over 2 V B entries.
+//
+// Where the tile operations instead mark the round's operands (Ops::kMarksSmallOperands: a GPU
+// with the 16-bit product, packed_tiles.hpp), the same pass only notes, per tile of the pivot
+// column and row, whether every finite entry is small enough for the 16-bit product of a tile
+// that holds INF (its case 2). A pass over 2 V B entries that phase 2 has just written (in L2
+// on a GPU), one flag per tile; two sets, by the round's parity, because a GPU's look-ahead
+// marks round k + 1's while round k's phase 3 still reads them (blocked_fw.hpp).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -28,10 +35,22 @@ struct PackedRound {
   int64_t a_ints = 0, bk_ints = 0;
   int64_t vertices = 0;  ///< V: rows and columns from V on (padding) are not computed
   int first_tile = 0;    ///< global tile row of the kernel's first row
+  /// (Ops::kMarksSmallOperands) per tile row i of the kernel's rows, whether tile (i, k) is
+  /// small, and per tile column j whether tile (k, j) is; null: none is.
+  const int32_t* small_a = nullptr;
+  const int32_t* small_bk = nullptr;
   KOKKOS_INLINE_FUNCTION explicit operator bool() const { return a != nullptr; }
+  /// Whether both operands of tile (i, j)'s product are small (i: of the kernel's rows).
+  KOKKOS_INLINE_FUNCTION bool operands_small(int i, int j) const {
+    return small_a != nullptr && small_a[i] != 0 && small_bk[j] != 0;
+  }
   /// The same round for a kernel whose rows start `tiles` tile rows further on.
   PackedRound from_row(int tiles) const {
-    return a ? PackedRound{a + tiles * a_ints, bk, a_ints, bk_ints, vertices, first_tile + tiles} : *this;
+    PackedRound r = *this;
+    if (a != nullptr) r.a += tiles * a_ints;
+    if (small_a != nullptr) r.small_a += tiles;
+    r.first_tile += tiles;
+    return r;
   }
   /// Entries of tile row (or column) t, global, that are vertices: B but in the last one.
   KOKKOS_INLINE_FUNCTION int extent(int t, int B) const {
@@ -41,7 +60,8 @@ struct PackedRound {
 };
 
 /// Holds the packed operands of a round for the tile rows `rb` holds, and packs them (`Ops`: the
-/// tile operations, with kPacksRounds, a_ints(B), bk_ints(B), pack_a(...), pack_bk(...)).
+/// tile operations, with kPacksRounds, a_ints(B), bk_ints(B), pack_a(...), pack_bk(...)); or
+/// marks them (kMarksSmallOperands, small_entry(v)).
 template <class ExecSpace, class Ops>
 class RoundOperands {
  public:
@@ -51,6 +71,8 @@ class RoundOperands {
       return size_mul(
           size_add(size_mul(row_tiles, int64_t(Ops::a_ints(block))), size_mul(n / block, int64_t(Ops::bk_ints(block)))),
           int64_t(sizeof(int32_t)));
+    else if constexpr (Ops::kMarksSmallOperands)
+      return size_mul(2 * (row_tiles + n / block), int64_t(sizeof(int32_t)));
     else
       return 0;
   }
@@ -65,10 +87,46 @@ class RoundOperands {
   /// kernels enqueued after it on the same instance may read the result.
   PackedRound pack(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
     if constexpr (Ops::kPacksRounds) return pack_now(rb, k, pivot_row, exec);
+    if constexpr (Ops::kMarksSmallOperands) return mark_now(rb, k, pivot_row, exec);
     return {};
   }
 
+  // The kernels' functors are public: nvcc's generated launch stubs name them from outside.
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+
+  /// One team per operand tile, as PackKernel's items: flags[t] = whether every entry of the
+  /// tile is small (Ops::small_entry). Whole B x B tiles: the marked products are whole rounds.
+  struct MarkKernel {
+    int32_t* flags;
+    const int32_t* rows_base;
+    const int32_t* pivot_row;
+    int64_t n;
+    int B, k, rows;
+    KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+      const int t = team.league_rank();
+      const int32_t* tile = t < rows ? rows_base + int64_t(t) * B * n + int64_t(k) * B : pivot_row + int64_t(t - rows) * B;
+      int large = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, B * B),
+          [&](const int e, int& count) { count += Ops::small_entry(tile[int64_t(e / B) * n + e % B]) ? 0 : 1; }, large);
+      Kokkos::single(Kokkos::PerTeam(team), [&] { flags[t] = large == 0 ? 1 : 0; });
+    }
+  };
+
  private:
+  PackedRound mark_now(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
+    const int B = rb.block, nb = int(rb.n / B), rows = rb.row_tiles;
+    int32_t* flags = storage_.data() + (k % 2) * (rows + nb);
+    Kokkos::parallel_for("apsp::round_operands_marks", Kokkos::TeamPolicy<ExecSpace>(exec, rows + nb, Kokkos::AUTO),
+                         MarkKernel{flags, rb.rows, pivot_row, rb.n, B, k, rows});
+    PackedRound p;
+    p.vertices = rb.vertices;
+    p.first_tile = rb.first_tile;
+    p.small_a = flags;
+    p.small_bk = flags + rows;
+    return p;
+  }
+
   /// Packs one operand per item: tile (i, k) of the rows held for i < rows, else tile (k, j).
   struct PackKernel {
     PackedRound p;

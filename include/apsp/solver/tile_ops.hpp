@@ -76,6 +76,21 @@ struct TileOps {
   /// The CPU's products share a round's packed operands (round_operands.hpp); a GPU's stage
   /// their own slices.
   static constexpr bool kPacksRounds = !Traits::kRegisterTiles;
+  /// A GPU with the 16-bit product marks each round's small operands instead (PackedTiles'
+  /// case 2: tiles that hold INF take 16-bit lanes where the operands allow it).
+  static constexpr bool marks_small_operands() {
+    if constexpr (Traits::kRegisterTiles)
+      return Traits::kPackedTiles;
+    else
+      return false;
+  }
+  static constexpr bool kMarksSmallOperands = marks_small_operands();
+  KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) {
+    if constexpr (kMarksSmallOperands)
+      return PackedTiles<Traits>::small_entry(v);
+    else
+      return (void)v, false;
+  }
   static constexpr bool kHasTuned = Layout::kHasTuned;
   static bool tuned(int B, int pivots) { return Layout::tuned(B, pivots); }
 
@@ -96,24 +111,30 @@ struct TileOps {
   /// with every count fixed, in a kernel of its own: one shape per kernel keeps a GPU thread
   /// within its registers.
   ///
+  /// `operands_small`: every finite entry of A and Bk is small (kMarksSmallOperands), which lets
+  /// a tile holding INF take the 16-bit product.
+  ///
   /// Returns how many of its relaxations ran in 16-bit lanes (report/ceiling.hpp weighs the
   /// device's two rates by them): B * B * pivots or 0 on a GPU, the blocks that qualified on a CPU.
   template <bool kTuned = false>
   KOKKOS_FORCEINLINE_FUNCTION static int64_t min_plus_product(const Member& team, int32_t* c, const int32_t* a,
-                                                              const int32_t* bk, int64_t ld, int B, int pivots) {
+                                                              const int32_t* bk, int64_t ld, int B, int pivots,
+                                                              bool operands_small = false) {
     if constexpr (Traits::kRegisterTiles) {
       const int S = Traits::slice_depth(B);
       int32_t* slices = scratch(team, product_ints(B));
       if constexpr (kTuned)
         return RegisterTiles<Traits>::product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{},
                                               Fixed<Layout::kTunedSlice>{},
-                                              Fixed<Traits::kMaxBlock / Layout::kTunedSlice>{}, slices)
+                                              Fixed<Traits::kMaxBlock / Layout::kTunedSlice>{}, slices,
+                                              operands_small)
                    ? int64_t(B) * B * pivots
                    : 0;
       // the padding past V (last round) is skipped, rounded up to a slice
       RegisterTiles<Traits>::product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
       return 0;
     } else {
+      (void)operands_small;
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)  // host code, absent from device passes
       return HostTiles<Traits>::product(c, a, bk, ld, B, pivots, scratch(team, product_ints(B))) *
              HostTiles<Traits>::block_relaxations(pivots);
