@@ -231,7 +231,8 @@ struct PackedHip : apsp::HipBackendTraits {
 /// What packed_product_matches builds: C's entries uniform in [0, c_max] (and INF one in
 /// `c_inf_one_in` if not 0), the operands' in [0, op_max] with INF one in 9 and op_max itself
 /// on a whole pivot of each (so that the largest sums occur; where C holds INF, one INF entry
-/// of C has no other path), `planted` (if not 0) in one entry of C; C may be A (phase 2); `operands_small` is what the caller tells the product.
+/// of C has no other path), `planted` (if not 0) in one entry of C; C may be A (phase 2); `operands_small` is what the
+/// caller tells the product.
 struct PackedCase {
   int c_max, op_max;
   int32_t planted = 0;
@@ -320,8 +321,8 @@ TEST(PackedTiles, TakenWithInfWhereTheOperandsAreSmall) {
 
 TEST(PackedTiles, Int32WithInfUnlessTheOperandsAreSmallAndCBelowTheCap) {
   constexpr int kSmall = apsp::Impl::PackedTiles<PackedHip>::kSmall;
-  EXPECT_FALSE(packed_product_matches({1000, 600, 0, false, 3, false}, 14));       // not told
-  EXPECT_FALSE(packed_product_matches({1000, 600, 32767, false, 3, true}, 15));    // C at the cap
+  EXPECT_FALSE(packed_product_matches({1000, 600, 0, false, 3, false}, 14));         // not told
+  EXPECT_FALSE(packed_product_matches({1000, 600, 32767, false, 3, true}, 15));      // C at the cap
   EXPECT_FALSE(packed_product_matches({32766, kSmall, 40000, false, 3, true}, 16));  // past it
 }
 

@@ -104,7 +104,8 @@ class RoundOperands {
     int B, k, rows;
     KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
       const int t = team.league_rank();
-      const int32_t* tile = t < rows ? rows_base + int64_t(t) * B * n + int64_t(k) * B : pivot_row + int64_t(t - rows) * B;
+      const int32_t* tile =
+          t < rows ? rows_base + int64_t(t) * B * n + int64_t(k) * B : pivot_row + int64_t(t - rows) * B;
       int large = 0;
       Kokkos::parallel_reduce(
           Kokkos::TeamThreadRange(team, B * B),

@@ -126,8 +126,7 @@ struct TileOps {
       if constexpr (kTuned)
         return RegisterTiles<Traits>::product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{},
                                               Fixed<Layout::kTunedSlice>{},
-                                              Fixed<Traits::kMaxBlock / Layout::kTunedSlice>{}, slices,
-                                              operands_small)
+                                              Fixed<Traits::kMaxBlock / Layout::kTunedSlice>{}, slices, operands_small)
                    ? int64_t(B) * B * pivots
                    : 0;
       // the padding past V (last round) is skipped, rounded up to a slice
