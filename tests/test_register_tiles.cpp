@@ -231,7 +231,7 @@ struct PackedHip : apsp::HipBackendTraits {
 /// What packed_product_matches builds: C's entries uniform in [0, c_max] (and INF one in
 /// `c_inf_one_in` if not 0), the operands' in [0, op_max] with INF one in 9 and op_max itself
 /// on a whole pivot of each (so that the largest sums occur; where C holds INF, one INF entry
-/// of C has no other path), `planted` (if not 0) in one entry of C; C may be A (phase 2); `operands_small` is what the
+/// of C has no other path, and another no path at all), `planted` (if not 0) in one entry of C; C may be A (phase 2); `operands_small` is what the
 /// caller tells the product.
 struct PackedCase {
   int c_max, op_max;
@@ -265,6 +265,12 @@ bool packed_product_matches(const PackedCase& pc, unsigned seed) {
     for (int p = 0; p < kB; ++p)
       if (p != 7) m[at(a, r, ld, p)] = m[at(bk, p, ld, j)] = apsp::kInf;
     m[at(c, r, ld, j)] = apsp::kInf;
+    // Entry (kB / 2 + 1, kB / 4 + 1), INF, whose every sum has one INF operand: INF stays.
+    for (int p = 0; p < kB; ++p) {
+      m[at(a, r + 1, ld, p)] = p == 3 ? 1 : apsp::kInf;
+      m[at(bk, p, ld, j + 1)] = p == 3 ? apsp::kInf : 2;
+    }
+    m[at(c, r + 1, ld, j + 1)] = apsp::kInf;
   }
   std::vector<int32_t> expected = m;
   reference_product(expected, ld, c, a, bk, kB, kB);

@@ -11,11 +11,14 @@
 //    and a relaxation never raises c, so the condition holds to the end of the product.
 // 2. C holds INF, its other entries are below kCap, and every finite entry of both operands is
 //    at most kSmall = (kCap - 1) / 2 (the caller knows this of the operands: round_operands.hpp
-//    marks the tiles of each round's pivot row and column). C's INF is held as kCap. A sum of
-//    two finite operands is at most kCap - 1 and exact; a sum with an INF operand is at least
-//    kCap, as the true sum is at least INF. So a lane below kCap is the exact distance, and a
-//    lane at kCap is a c that was INF and that no finite sum reached: INF again when stored.
-//    Every finite c stays below kCap, so the condition holds to the end of the product.
+//    marks the tiles of each round's pivot row and column). C's INF is held as its low half,
+//    2^16 - 1. A sum of two finite operands is at most kCap - 1 and exact; a sum with an INF
+//    operand is in [kCap, 2^16 - 2], as the true sum is at least INF. So a lane below kCap is
+//    the exact distance, and a lane at kCap or above is a c that was INF and that no finite sum
+//    reached: INF again when stored. Every finite c stays below kCap, so the condition holds to
+//    the end of the product. C is packed as it is in both cases (its halves), and case 2 is
+//    checked only where case 1 fails, by reading C again: a tile that qualifies for case 1
+//    does no more work than before case 2 existed.
 // Any other tile (a distance of kCap or more beside an INF, a long path) takes the int32
 // product.
 #pragma once
@@ -71,10 +74,6 @@ struct PackedTiles {
     return uint32_t(v) < kCap ? v : int32_t(kCap);  // v >= 0: a distance or INF
   }
   KOKKOS_FORCEINLINE_FUNCTION static bool below_cap_or_inf(int32_t v) { return uint32_t(v) < kCap || v == kInf; }
-  /// A lane's int32 value: kCap is INF in case 2 (see above).
-  KOKKOS_FORCEINLINE_FUNCTION static int32_t unpacked(uint32_t lane, bool inf_held) {
-    return inf_held && lane == kCap ? kInf : int32_t(lane);
-  }
   /// Two capped values in one word, `lo` in the low half.
   KOKKOS_FORCEINLINE_FUNCTION static int32_t pack(int32_t lo, int32_t hi) {
     return int32_t((uint32_t(lo) & 0xffffu) | (uint32_t(hi) << 16));
@@ -130,8 +129,7 @@ struct PackedTiles {
     Staging staging(me, ld);
     staging.load(a, bk, ld);  // the first slice's loads in flight with C's
     int32_t acc[kRows][kWords];
-    uint32_t seen = 0;         // every bit set in some entry of this thread's block
-    bool below_or_inf = true;  // every entry below kCap or INF (case 2)
+    uint32_t seen = 0;  // every bit set in some entry of this thread's block
     const int32_t* corner = c + (ty * kRowRun) * ld + tx * kCols;
     APSP_UNROLL
     for (int i = 0; i < kRows; ++i) {
@@ -140,15 +138,14 @@ struct PackedTiles {
       APSP_UNROLL
       for (int q = 0; q < kWords; ++q) {
         seen |= uint32_t(v[2 * q]) | uint32_t(v[2 * q + 1]);
-        below_or_inf = below_or_inf && below_cap_or_inf(v[2 * q]) && below_cap_or_inf(v[2 * q + 1]);
-        acc[i][q] = pack(capped(v[2 * q]), capped(v[2 * q + 1]));
+        acc[i][q] = pack(v[2 * q], v[2 * q + 1]);
       }
     }
     // Case 1, else case 2 (a second vote only for tiles that fail the first: operands_small is
     // the same on every thread).
     bool inf_held = false;
     if (!Traits::team_all(team, (seen & ~kCap) == 0)) {
-      if (!operands_small || !Traits::team_all(team, below_or_inf)) return false;
+      if (!operands_small || !Traits::team_all(team, below_cap_or_inf(corner, ld))) return false;
       inf_held = true;
     }
 
@@ -166,17 +163,45 @@ struct PackedTiles {
     relax(acc, scratch + ((kSlices - 1) & 1) * kBuffer, ty, tx);
 
     int32_t* out = Traits::recompute_later(c + (ty * kRowRun) * ld + tx * kCols);
+    if (inf_held)
+      store<true>(acc, out, ld);
+    else
+      store<false>(acc, out, ld);
+    return true;
+  }
+
+  /// Whether every entry of a thread's block (from `corner`) is below kCap or INF: case 2's
+  /// condition on C, read again from memory (C is unchanged until the product stores it).
+  KOKKOS_FORCEINLINE_FUNCTION static bool below_cap_or_inf(const int32_t* corner, int64_t ld) {
+    bool all = true;
+    APSP_UNROLL
+    for (int i = 0; i < kRows; ++i) {
+      int32_t v[kCols];
+      Traits::template copy_run<kCols>(v, corner + row_offset(i) * ld);
+      APSP_UNROLL
+      for (int j = 0; j < kCols; ++j) all = all && below_cap_or_inf(v[j]);
+    }
+    return all;
+  }
+
+  /// A thread's block from its lanes to C (from `out`); in case 2 (kInfHeld) a lane at kCap or
+  /// above is INF.
+  template <bool kInfHeld>
+  KOKKOS_FORCEINLINE_FUNCTION static void store(const int32_t (&acc)[kRows][kWords], int32_t* out, int64_t ld) {
     APSP_UNROLL
     for (int i = 0; i < kRows; ++i) {
       int32_t v[kCols];
       APSP_UNROLL
       for (int q = 0; q < kWords; ++q) {
-        v[2 * q] = unpacked(uint32_t(acc[i][q]) & 0xffffu, inf_held);
-        v[2 * q + 1] = unpacked(uint32_t(acc[i][q]) >> 16, inf_held);
+        v[2 * q] = int32_t(uint32_t(acc[i][q]) & 0xffffu);
+        v[2 * q + 1] = int32_t(uint32_t(acc[i][q]) >> 16);
+      }
+      if constexpr (kInfHeld) {
+        APSP_UNROLL
+        for (int j = 0; j < kCols; ++j) v[j] = uint32_t(v[j]) >= kCap ? kInf : v[j];
       }
       Traits::template store_run<kCols>(out + row_offset(i) * ld, v);
     }
-    return true;
   }
 
   /// Row i of a thread's block, from its first row.
