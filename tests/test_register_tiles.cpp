@@ -231,8 +231,8 @@ struct PackedHip : apsp::HipBackendTraits {
 /// What packed_product_matches builds: C's entries uniform in [0, c_max] (and INF one in
 /// `c_inf_one_in` if not 0), the operands' in [0, op_max] with INF one in 9 and op_max itself
 /// on a whole pivot of each (so that the largest sums occur; where C holds INF, one INF entry
-/// of C has no other path, and another no path at all), `planted` (if not 0) in one entry of C; C may be A (phase 2); `operands_small` is what the
-/// caller tells the product.
+/// of C has no other path, and another no path at all), `planted` (if not 0) in one entry of C; C may be A (phase 2);
+/// `operands_small` is what the caller tells the product.
 struct PackedCase {
   int c_max, op_max;
   int32_t planted = 0;
@@ -275,10 +275,11 @@ bool packed_product_matches(const PackedCase& pc, unsigned seed) {
   std::vector<int32_t> expected = m;
   reference_product(expected, ld, c, a, bk, kB, kB);
   std::vector<int32_t> slices = S::scratch(kB);
+  static const int32_t kMarked = 1;
   const int before = PackedHip::packed_teams.load();
   HostTeam::run(S::threads(kB), [&](const HostTeam& team) {
     S::Ops::product(team, m.data() + c, m.data() + a, m.data() + bk, ld, Fixed<kB>{}, Fixed<kS>{}, Fixed<kB / kS>{},
-                    slices.data(), pc.operands_small);
+                    slices.data(), pc.operands_small ? apsp::OperandMarks{&kMarked, &kMarked} : apsp::OperandMarks{});
   });
   EXPECT_EQ(first_difference(m, expected, ld), "")
       << "c_max " << pc.c_max << ", op_max " << pc.op_max << ", planted " << pc.planted << ", C INF one in "
@@ -327,9 +328,10 @@ TEST(PackedTiles, TakenWithInfWhereTheOperandsAreSmall) {
 
 TEST(PackedTiles, Int32WithInfUnlessTheOperandsAreSmallAndCBelowTheCap) {
   constexpr int kSmall = apsp::Impl::PackedTiles<PackedHip>::kSmall;
-  EXPECT_FALSE(packed_product_matches({1000, 600, 0, false, 3, false}, 14));         // not told
-  EXPECT_FALSE(packed_product_matches({1000, 600, 32767, false, 3, true}, 15));      // C at the cap
-  EXPECT_FALSE(packed_product_matches({32766, kSmall, 40000, false, 3, true}, 16));  // past it
+  EXPECT_FALSE(packed_product_matches({1000, 600, 0, false, 3, false}, 14));                  // not told
+  EXPECT_FALSE(packed_product_matches({1000, 600, 32767, false, 3, true}, 15));               // C at the cap
+  EXPECT_FALSE(packed_product_matches({32766, kSmall, 40000, false, 3, true}, 16));           // past it
+  EXPECT_FALSE(packed_product_matches({32766, kSmall, apsp::kInf - 1, false, 3, true}, 17));  // just short of INF
 }
 
 /// Round operands marked as a GPU with the 16-bit product marks them (round_operands.hpp), on
@@ -367,11 +369,12 @@ TEST(RoundOperands, MarksTheTilesWhoseFiniteEntriesAreSmall) {
     EXPECT_EQ(p.small_a[t] != 0, t != 0 && t != 3) << "tile (" << t << ", 2)";
     EXPECT_EQ(p.small_bk[t] != 0, t != 4) << "tile (2, " << t << ")";
   }
-  EXPECT_TRUE(p.operands_small(1, 2));
-  EXPECT_FALSE(p.operands_small(0, 2));
-  EXPECT_FALSE(p.operands_small(1, 4));
-  EXPECT_TRUE(p.from_row(1).operands_small(0, 1));   // tile row 1 from a block starting at 1
-  EXPECT_FALSE(p.from_row(3).operands_small(0, 1));  // tile row 3
+  EXPECT_TRUE(p.marks(1, 2).small());
+  EXPECT_FALSE(p.marks(0, 2).small());
+  EXPECT_FALSE(p.marks(1, 4).small());
+  EXPECT_TRUE(p.from_row(1).marks(0, 1).small());         // tile row 1 from a block starting at 1
+  EXPECT_FALSE(p.from_row(3).marks(0, 1).small());        // tile row 3
+  EXPECT_FALSE(apsp::PackedRound{}.marks(0, 0).small());  // none marked
   // The next round's marks go to the other set: these stay as they are.
   const apsp::PackedRound q = ops.pack(rb, k + 1, rb.tile_row(k + 1), Host());
   Host().fence();

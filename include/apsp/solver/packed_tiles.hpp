@@ -16,9 +16,8 @@
 //    operand is in [kCap, 2^16 - 2], as the true sum is at least INF. So a lane below kCap is
 //    the exact distance, and a lane at kCap or above is a c that was INF and that no finite sum
 //    reached: INF again when stored. Every finite c stays below kCap, so the condition holds to
-//    the end of the product. C is packed as it is in both cases (its halves), and case 2 is
-//    checked only where case 1 fails, by reading C again: a tile that qualifies for case 1
-//    does no more work than before case 2 existed.
+//    the end of the product. C is packed as it is in both cases (its halves); case 2's test
+//    of C is one add and a half per entry while C is loaded (see product()).
 // Any other tile (a distance of kCap or more beside an INF, a long path) takes the int32
 // product.
 #pragma once
@@ -29,6 +28,7 @@
 
 #include "apsp/backends/backend_traits.hpp"
 #include "apsp/core/constants.hpp"
+#include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/slice_staging.hpp"
 #include "apsp/solver/thread_tile.hpp"
 
@@ -73,7 +73,6 @@ struct PackedTiles {
   KOKKOS_FORCEINLINE_FUNCTION static int32_t capped(int32_t v) {
     return uint32_t(v) < kCap ? v : int32_t(kCap);  // v >= 0: a distance or INF
   }
-  KOKKOS_FORCEINLINE_FUNCTION static bool below_cap_or_inf(int32_t v) { return uint32_t(v) < kCap || v == kInf; }
   /// Two capped values in one word, `lo` in the low half.
   KOKKOS_FORCEINLINE_FUNCTION static int32_t pack(int32_t lo, int32_t hi) {
     return int32_t((uint32_t(lo) & 0xffffu) | (uint32_t(hi) << 16));
@@ -117,19 +116,23 @@ struct PackedTiles {
   KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) { return v <= kSmall || v == kInf; }
 
   /// c = min(c, a (min,+) bk) over the B pivots of a whole round, in 16-bit lanes, if c's
-  /// entries allow it (case 1 above; case 2 where `operands_small`: every finite entry of a and
+  /// entries allow it (case 1 above; case 2 where `marks` say that every finite entry of a and
   /// bk is at most kSmall); otherwise nothing is written and false is returned (the same on
   /// every thread of the team), and the caller takes the int32 product. Scratch: two slice
   /// buffers. C may be A or Bk (phase 2): they are read before c is written.
   template <class Team>
   KOKKOS_FORCEINLINE_FUNCTION static bool product(const Team& team, int32_t* c, const int32_t* a, const int32_t* bk,
-                                                  int64_t ld, int32_t* scratch, bool operands_small = false) {
+                                                  int64_t ld, int32_t* scratch, OperandMarks marks = {}) {
     const int me = Traits::recompute_later(team.team_rank());
     const int ty = me / kColThreads, tx = me % kColThreads;
     Staging staging(me, ld);
-    staging.load(a, bk, ld);  // the first slice's loads in flight with C's
+    staging.load(a, bk, ld);            // the first slice's loads in flight with C's
+    const bool marked = marks.small();  // loaded beside C, used only where case 1 fails
     int32_t acc[kRows][kWords];
     uint32_t seen = 0;  // every bit set in some entry of this thread's block
+    // The same of every entry + 1: bits 15 to 29 are clear iff every entry is below kCap or INF
+    // (INF + 1 = 2^30; entries are distances, at most INF): case 2's condition on C.
+    uint32_t seen_next = 0;
     const int32_t* corner = c + (ty * kRowRun) * ld + tx * kCols;
     APSP_UNROLL
     for (int i = 0; i < kRows; ++i) {
@@ -138,14 +141,15 @@ struct PackedTiles {
       APSP_UNROLL
       for (int q = 0; q < kWords; ++q) {
         seen |= uint32_t(v[2 * q]) | uint32_t(v[2 * q + 1]);
+        seen_next |= (uint32_t(v[2 * q]) + 1u) | (uint32_t(v[2 * q + 1]) + 1u);
         acc[i][q] = pack(v[2 * q], v[2 * q + 1]);
       }
     }
-    // Case 1, else case 2 (a second vote only for tiles that fail the first: operands_small is
-    // the same on every thread).
+    // Case 1, else case 2 (a second vote only for tiles that fail the first).
     bool inf_held = false;
     if (!Traits::team_all(team, (seen & ~kCap) == 0)) {
-      if (!operands_small || !Traits::team_all(team, below_cap_or_inf(corner, ld))) return false;
+      constexpr uint32_t kLong = uint32_t(kInf) & ~kCap;  // bits 15 to 29
+      if (!Traits::team_all(team, marked && (seen_next & kLong) == 0)) return false;
       inf_held = true;
     }
 
@@ -168,20 +172,6 @@ struct PackedTiles {
     else
       store<false>(acc, out, ld);
     return true;
-  }
-
-  /// Whether every entry of a thread's block (from `corner`) is below kCap or INF: case 2's
-  /// condition on C, read again from memory (C is unchanged until the product stores it).
-  KOKKOS_FORCEINLINE_FUNCTION static bool below_cap_or_inf(const int32_t* corner, int64_t ld) {
-    bool all = true;
-    APSP_UNROLL
-    for (int i = 0; i < kRows; ++i) {
-      int32_t v[kCols];
-      Traits::template copy_run<kCols>(v, corner + row_offset(i) * ld);
-      APSP_UNROLL
-      for (int j = 0; j < kCols; ++j) all = all && below_cap_or_inf(v[j]);
-    }
-    return all;
   }
 
   /// A thread's block from its lanes to C (from `out`); in case 2 (kInfHeld) a lane at kCap or

@@ -99,10 +99,10 @@ struct RemainingTilesKernel : RemainingTiles<typename Ops::Value> {
       if (Base::packed)
         return count_lanes16(team, Base::lanes16,
                              Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj));
-    count_lanes16(team, Base::lanes16,
-                  Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
-                                                         pivot_row + int64_t(bj) * B, n, B, pivots,
-                                                         Base::packed.operands_small(bi, bj)));
+    count_lanes16(
+        team, Base::lanes16,
+        Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
+                                               pivot_row + int64_t(bj) * B, n, B, pivots, Base::packed.marks(bi, bj)));
   }
 };
 
@@ -135,7 +135,7 @@ struct NextPivotCrossKernel : NextPivotCross<typename Ops::Value> {
     count_lanes16(team, Base::lanes16,
                   Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
                                                          d + int64_t(k) * B * n + int64_t(bj) * B, n, B, pivots,
-                                                         Base::packed.operands_small(bi, bj)));
+                                                         Base::packed.marks(bi, bj)));
   }
 };
 

@@ -28,18 +28,18 @@ struct RegisterTiles {
   /// `slice_count` slices of S pivots staged in `slices` (two alternating buffers): Block,
   /// Slice and Slices are int, or Fixed<...> for the backend's tuned shape (a whole tile of
   /// pivots: the counts, pitches and offsets then fold into immediates). Returns whether it ran
-  /// in 16-bit lanes (the same on every thread of the team). `operands_small`: see
+  /// in 16-bit lanes (the same on every thread of the team). `marks`: see
   /// PackedTiles::product.
   template <class Team, class Block, class Slice, class Slices>
   KOKKOS_FORCEINLINE_FUNCTION static bool product(const Team& team, int32_t* c, const int32_t* a, const int32_t* bk,
                                                   int64_t ld, Block B, Slice S, Slices slice_count, int32_t* slices,
-                                                  bool operands_small = false) {
+                                                  OperandMarks marks = {}) {
     const ProductShape<Traits, Block, Slice> sh{B, S};
     constexpr bool kFixed = !std::is_same_v<Slice, int>;
     if constexpr (kFixed && Traits::kPairedEntries > 0) Traits::check_unit();
     // In 16-bit lanes where the tile allows it (packed_tiles.hpp), else in int32 below.
     if constexpr (kFixed && Traits::kPackedTiles)
-      if (PackedTiles<Traits>::product(team, c, a, bk, ld, slices, operands_small)) return true;
+      if (PackedTiles<Traits>::product(team, c, a, bk, ld, slices, marks)) return true;
     const int me = Traits::recompute_later(team.team_rank());
     Tile t(me, B);
     t.load(c, ld);

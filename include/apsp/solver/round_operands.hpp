@@ -25,6 +25,15 @@
 
 namespace apsp {
 
+/// Whether both operands of one product are marked small (the marks below, for PackedTiles'
+/// case 2): where the two marks are, two independent loads that a product issues beside its
+/// loads of C. Null: not marked.
+struct OperandMarks {
+  const int32_t* a = nullptr;
+  const int32_t* bk = nullptr;
+  KOKKOS_INLINE_FUNCTION bool small() const { return a != nullptr && (*a & *bk) != 0; }
+};
+
 /// Where one round's packed operands are, as the phase-3 kernels carry them: the A operand of
 /// tile row i of the kernel's rows at `a + i * a_ints`, the Bk operand of tile column j at
 /// `bk + j * bk_ints` (in the layout of the backend's tile operations). Null: none, each product
@@ -40,9 +49,9 @@ struct PackedRound {
   const int32_t* small_a = nullptr;
   const int32_t* small_bk = nullptr;
   KOKKOS_INLINE_FUNCTION explicit operator bool() const { return a != nullptr; }
-  /// Whether both operands of tile (i, j)'s product are small (i: of the kernel's rows).
-  KOKKOS_INLINE_FUNCTION bool operands_small(int i, int j) const {
-    return small_a != nullptr && small_a[i] != 0 && small_bk[j] != 0;
+  /// The marks of tile (i, j)'s operands (i: of the kernel's rows).
+  KOKKOS_INLINE_FUNCTION OperandMarks marks(int i, int j) const {
+    return small_a != nullptr ? OperandMarks{small_a + i, small_bk + j} : OperandMarks{};
   }
   /// The same round for a kernel whose rows start `tiles` tile rows further on.
   PackedRound from_row(int tiles) const {

@@ -111,7 +111,7 @@ struct TileOps {
   /// with every count fixed, in a kernel of its own: one shape per kernel keeps a GPU thread
   /// within its registers.
   ///
-  /// `operands_small`: every finite entry of A and Bk is small (kMarksSmallOperands), which lets
+  /// `marks`: whether every finite entry of A and Bk is small (kMarksSmallOperands), which lets
   /// a tile holding INF take the 16-bit product.
   ///
   /// Returns how many of its relaxations ran in 16-bit lanes (report/ceiling.hpp weighs the
@@ -119,21 +119,21 @@ struct TileOps {
   template <bool kTuned = false>
   KOKKOS_FORCEINLINE_FUNCTION static int64_t min_plus_product(const Member& team, int32_t* c, const int32_t* a,
                                                               const int32_t* bk, int64_t ld, int B, int pivots,
-                                                              bool operands_small = false) {
+                                                              OperandMarks marks = {}) {
     if constexpr (Traits::kRegisterTiles) {
       const int S = Traits::slice_depth(B);
       int32_t* slices = scratch(team, product_ints(B));
       if constexpr (kTuned)
         return RegisterTiles<Traits>::product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{},
                                               Fixed<Layout::kTunedSlice>{},
-                                              Fixed<Traits::kMaxBlock / Layout::kTunedSlice>{}, slices, operands_small)
+                                              Fixed<Traits::kMaxBlock / Layout::kTunedSlice>{}, slices, marks)
                    ? int64_t(B) * B * pivots
                    : 0;
       // the padding past V (last round) is skipped, rounded up to a slice
       RegisterTiles<Traits>::product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
       return 0;
     } else {
-      (void)operands_small;
+      (void)marks;
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)  // host code, absent from device passes
       return HostTiles<Traits>::product(c, a, bk, ld, B, pivots, scratch(team, product_ints(B))) *
              HostTiles<Traits>::block_relaxations(pivots);
