@@ -142,6 +142,30 @@ class AgainstScipy(unittest.TestCase):
         # 13 x 13 and a short last row; distances past 2^15 (weights up to 3000)
         self.check(["--shape", "grid", "--min-weight", 50, "--max-weight", 3000, "--seed", 5], 13 * 13 + 6)
 
+    def test_tile_spread_script_on_a_chain(self):
+        # scripts/tile_spread.py on a chain of weight 1000, B = 16, every tile row sampled: its
+        # medians are those of the distances SciPy gives here, tile by tile.
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "tile_spread.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "chain.bin")
+            subprocess.run([ARGS.gen, "-n", "64", "--shape", "chain", "--min-weight", "1000", "--max-weight", "1000", g],
+                           check=True, capture_output=True)
+            out = subprocess.run([sys.executable, script, g, "--block", "16", "--rows", "4"], check=True,
+                                 capture_output=True, text=True).stdout
+            v, edges = read_graph(g)
+            d = scipy_apsp(v, edges).astype(float)
+            d[d == INF] = np.inf
+            largest, spread = [], []
+            for ti in range(4):
+                for tj in range(4):
+                    t = d[ti * 16:(ti + 1) * 16, tj * 16:(tj + 1) * 16]
+                    if np.isfinite(t).any():
+                        largest.append(t[np.isfinite(t)].max())
+                        spread.append(t[np.isfinite(t)].max() - t[np.isfinite(t)].min())
+            self.assertIn(f"largest entry: median {np.median(largest):.0f},", out)
+            self.assertIn(f"spread (largest - smallest): median {np.median(spread):.0f},", out)
+            self.assertIn(f"{len(largest)} tiles with finite entries", out)
+
     def test_chain_of_heaviest_weights(self):
         self.check(["--shape", "chain", "--min-weight", 1000, "--max-weight", 1000], 301)
 
