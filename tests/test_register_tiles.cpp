@@ -356,11 +356,14 @@ TEST(RoundOperands, MarksTheTilesWhoseFiniteEntriesAreSmall) {
   // Round k = 2: tile (i, 2) is large for i = 0 (one entry past kSmall) and 3 (INF - 1), tile
   // (2, j) for j = 4 (its last entry); tile (1, 1) is off both and large, and (2, 2) at kSmall.
   const int k = 2;
-  d.data(1 * n + k * kB + 5) = kSmall + 1;
-  d.data((3 * kB + 7) * n + k * kB + kB - 1) = apsp::kInf - 1;
-  d.data((k * kB + kB - 1) * n + 4 * kB + kB - 1) = 40000;
-  d.data((kB + 3) * n + kB + 3) = 50000;
-  d.data((k * kB) * n + k * kB) = kSmall;
+  const auto entry = [&](int64_t tile_row, int64_t r, int64_t tile_col, int64_t c) {
+    return (tile_row * kB + r) * n + tile_col * kB + c;
+  };
+  d.data(entry(0, 1, k, 5)) = kSmall + 1;
+  d.data(entry(3, 7, k, kB - 1)) = apsp::kInf - 1;
+  d.data(entry(k, kB - 1, 4, kB - 1)) = 40000;
+  d.data(entry(1, 3, 1, 3)) = 50000;
+  d.data(entry(k, 0, k, 0)) = kSmall;
   const apsp::RoundOperands<Host, MarkingOps> ops(rb);
   const apsp::PackedRound p = ops.pack(rb, k, rb.tile_row(k), Host());
   Host().fence();
