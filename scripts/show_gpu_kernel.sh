@@ -5,10 +5,12 @@
 # Hopper's fused add-min, VIADDMNMX.U16x2 the same on two 16-bit lanes; LDS.128 / LDG.E.128 are
 # 16-byte shared / global loads).
 #   scripts/show_gpu_kernel.sh build-cuda/apsp_kokkos [path/to/cuobjdump]
+# No GPU is needed, nor the whole toolkit: PyPI's nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm
+# (nvidia/cu13/bin in their wheels, nvdisasm on PATH) read a CUDA 13 build.
 set -euo pipefail
 exe=${1:-build-cuda/apsp_kokkos}
 cuobjdump=${2:-$(command -v cuobjdump || true)}
-[ -n "$cuobjdump" ] || { echo "cuobjdump not found (CUDA toolkit, or pip nvidia-cuda-cuobjdump)"; exit 1; }
+[ -n "$cuobjdump" ] || { echo "cuobjdump not found (CUDA toolkit, or pip nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm; nvdisasm on PATH)"; exit 1; }
 echo "== resources per kernel"
 "$cuobjdump" --dump-resource-usage "$exe" 2>&1 |
   grep -A1 -E "Kernel|Tiles|FillRows|ScatterEdges|FirstBadEdge" |
