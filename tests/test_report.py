@@ -125,6 +125,8 @@ class Ceiling(unittest.TestCase):
         self.assertIn("ceiling: calibrated after the run", p.stderr)
         with open(self.cache) as f:
             self.assertGreater(json.load(f)[key]["int32_relax_per_s"], 0)
+        # Written through a temporary file renamed into place: none is left beside the cache.
+        self.assertEqual(os.listdir(os.path.dirname(self.cache)), ["cpu_ceiling.json"])
 
 
 class Report(unittest.TestCase):

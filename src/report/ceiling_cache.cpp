@@ -2,7 +2,6 @@
 // The CPU calibration's cache (report/ceiling.hpp): read whole, updated by writing a new file
 // beside it and renaming it into place, so that runs started together never see half a file.
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "apsp/io/temp_file.hpp"
 #include "apsp/report/ceiling.hpp"
 
 namespace apsp {
@@ -67,7 +67,8 @@ void store_calibration(const std::string& key, const LaneRates& rates) {
   ::mkdir(dir.c_str(), 0755);
   nlohmann::json cache = read_cache(path);
   cache[key] = {{"int32_relax_per_s", rates.int32}, {"uint16_relax_per_s", rates.lanes16}};
-  const std::string temp = path + "." + std::to_string(::getpid());
+  remove_stale_temp_files(dir);  // those of a run killed while writing
+  const std::string temp = temp_file_name(dir);
   {
     std::ofstream out(temp);
     out << cache.dump(2) << '\n';

@@ -38,11 +38,7 @@ struct CudaApi {
   /// up to 71.3 per clock in registers (scripts/minplus_mix.sh, H200 and H100), which is the
   /// int32 figure; VIADDMNMX.U16x2 does two relaxations per lane: 128. Before sm_90: an add and
   /// a min on the ALU pipe, 32; no 16-bit product.
-  struct PerClock {
-    double int32, lanes16;
-    const char* what;
-  };
-  static PerClock relax_per_clock(int id) {
+  static gpu::PerClock relax_per_clock(int id) {
     int major = 0;
     if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, id) != cudaSuccess) return {0, 0, "unknown"};
     using Traits = BackendTraits<Kokkos::Cuda>;

@@ -18,6 +18,13 @@
 
 namespace apsp::gpu {
 
+/// Relaxations one multiprocessor retires per clock in each lane type (0: no such product), and
+/// the instructions that figure is for: what each Api's relax_per_clock(id) gives.
+struct PerClock {
+  double int32, lanes16;
+  const char* what;
+};
+
 /// Throws for a failed runtime call, naming it and where it was made.
 template <class Api>
 void check(typename Api::Error rc, const char* call, const char* file, int line) {
@@ -59,7 +66,7 @@ struct Runtime {
       (void)Api::get_last_error();
       return {{}, "the device's attributes could not be read"};
     }
-    const typename Api::PerClock per = Api::relax_per_clock(id);
+    const PerClock per = Api::relax_per_clock(id);
     if (per.int32 <= 0) return {{}, std::string("no add-min figures for this architecture (") + per.what + ")"};
     const double hz = double(khz) * 1e3;
     char basis[256];

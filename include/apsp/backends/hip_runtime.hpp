@@ -39,11 +39,9 @@ struct HipApi {
   /// Relaxations one CU retires per clock: 64 vector lanes (4 SIMD16 units), and per two
   /// relaxations two v_add_u32 and one v_min3_i32 (the phase-3 mix, scripts/show_hip_kernel.sh):
   /// 64 x 2 / 3. No 16-bit product.
-  struct PerClock {
-    double int32, lanes16;
-    const char* what;
-  };
-  static PerClock relax_per_clock(int /*id*/) { return {64.0 * 2.0 / 3.0, 0.0, "CDNA: v_add_u32 x 2, v_min3_i32"}; }
+  static gpu::PerClock relax_per_clock(int /*id*/) {
+    return {64.0 * 2.0 / 3.0, 0.0, "CDNA: v_add_u32 x 2, v_min3_i32"};
+  }
   static Error mem_get_info(size_t* free_bytes, size_t* total) { return hipMemGetInfo(free_bytes, total); }
   static Error host_register(void* p, size_t bytes) { return hipHostRegister(p, bytes, hipHostRegisterDefault); }
   static Error host_unregister(void* p) { return hipHostUnregister(p); }

@@ -193,10 +193,7 @@ class BlockedFloydWarshall {
   /// packed (or marked) into `round_ops` on `exec` (none where Ops does neither).
   static PackedRound pack(const RoundOps& round_ops, const Block& rb, int k, const ExecSpace& exec,
                           const Value* pivot_row = nullptr) {
-    if constexpr (Ops::kPacksRounds || Ops::kMarksSmallOperands)
-      return round_ops.pack(rb, k, pivot_row != nullptr ? pivot_row : rb.tile_row(k), exec);
-    else
-      return {};
+    return round_ops.pack(rb, k, pivot_row != nullptr ? pivot_row : rb.tile_row(k), exec);
   }
 
  private:

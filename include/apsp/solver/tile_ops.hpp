@@ -85,12 +85,8 @@ struct TileOps {
       return false;
   }
   static constexpr bool kMarksSmallOperands = marks_small_operands();
-  KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) {
-    if constexpr (kMarksSmallOperands)
-      return PackedTiles<Traits>::small_entry(v);
-    else
-      return (void)v, false;
-  }
+  /// (kMarksSmallOperands) what the marking kernel asks of each entry.
+  KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) { return PackedTiles<Traits>::small_entry(v); }
   static constexpr bool kHasTuned = Layout::kHasTuned;
   static bool tuned(int B, int pivots) { return Layout::tuned(B, pivots); }
 
