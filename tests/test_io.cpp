@@ -17,6 +17,7 @@
 #include <iterator>
 #include <mutex>
 #include <optional>
+#include <thread>
 
 #include "apsp/backends/enabled_backends.hpp"
 #include "apsp/core/cpus.hpp"
@@ -431,6 +432,31 @@ TEST(CpuTopologyTest, HardwareThreadsOfOneCoreCountOnce) {
   EXPECT_EQ(cores_of({0, 2, 4, 6}, root.string()), 4);
   EXPECT_EQ(cores_of({0, 9}, root.string()), 2);  // cpu9 reports nothing: every CPU a core
   std::filesystem::remove_all(root);
+}
+
+// The node's CPUs from sysfs' "online" list; a GPU rank bound to one CPU takes its share of
+// them, any other binding is kept.
+TEST(CpuTopologyTest, OnlineCpusAndTheGpuRankShare) {
+  const std::filesystem::path root =
+      std::filesystem::temp_directory_path() / ("apsp_online_" + std::to_string(getpid()));
+  std::filesystem::create_directories(root);
+  std::ofstream(root / "online") << "0-3,8-11,16\n";
+  const std::vector<int> node = online_cpus(root.string());
+  EXPECT_EQ(node, (std::vector<int>{0, 1, 2, 3, 8, 9, 10, 11, 16}));
+  EXPECT_EQ(cpu_list(node), "0-3,8-11,16");
+  std::ofstream(root / "online") << "garbage\n";
+  EXPECT_EQ(int(online_cpus(root.string()).size()), int(std::thread::hardware_concurrency()));
+  std::filesystem::remove_all(root);
+
+  std::vector<int> all(32);
+  for (int c = 0; c < 32; ++c) all[size_t(c)] = c;
+  EXPECT_EQ(share_of(all, 1, 2).front(), 16);
+  EXPECT_EQ(share_of(all, 1, 2).back(), 31);
+  EXPECT_EQ(share_of({0, 1}, 3, 4), std::vector<int>{1});  // more ranks than CPUs: one each, in turn
+  // Open MPI's default for -np 2: rank 1 on CPU 1 alone -> CPUs 16-31.
+  EXPECT_EQ(gpu_rank_cpus({1}, all, 1, 2), share_of(all, 1, 2));
+  EXPECT_EQ(gpu_rank_cpus({0, 1}, all, 0, 2), (std::vector<int>{0, 1}));  // a binding of several CPUs stays
+  EXPECT_EQ(gpu_rank_cpus({1}, {0, 1}, 1, 2), std::vector<int>{1});       // a share of one CPU gains nothing
 }
 
 // Threads' shares cover [0, n) once, in order, their sizes differing by at most one.

@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -16,15 +17,32 @@
 namespace apsp::cli {
 
 namespace {
-#if defined(KOKKOS_ENABLE_OPENMP)  // the binding concerns OpenMP's threads only
-// The `rank`-th of `ranks` contiguous shares of `cpus` (sizes differing by at most one; one
-// CPU each, in turn, when ranks outnumber CPUs).
-std::vector<int> share_of(const std::vector<int>& cpus, int rank, int ranks) {
-  const int n = int(cpus.size());
-  if (ranks >= n) return {cpus[size_t(rank % n)]};
-  return std::vector<int>(cpus.begin() + n * rank / ranks, cpus.begin() + n * (rank + 1) / ranks);
+// The backend this run computes on (--backend, else Kokkos' default), in lower case.
+std::string chosen_backend(int argc, char* argv[]) {
+  std::string name = Kokkos::DefaultExecutionSpace::name();
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--backend" && i + 1 < argc) name = argv[i + 1];
+    if (a.rfind("--backend=", 0) == 0) name = a.substr(10);
+  }
+  for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return name;
 }
 
+// A GPU rank that the launcher bound to one CPU takes its share of the node instead
+// (gpu_rank_cpus says why); returns the banner's note, or "" where nothing changed.
+std::string widen_lone_gpu_rank(int argc, char* argv[], const mpi::Runtime& mpi) {
+  const std::string backend = chosen_backend(argc, argv);
+  if (!mpi.active() || mpi.local_size() < 2 || (backend != "cuda" && backend != "hip")) return "";
+  const std::vector<int> bound = allowed_cpus();
+  const std::vector<int> wider = gpu_rank_cpus(bound, online_cpus(), mpi.local_rank(), mpi.local_size());
+  if (wider == bound || !set_allowed_cpus(wider)) return "";
+  return " (the launcher had bound this rank to CPU " + cpu_list(bound) +
+         " alone, which its host staging and MPI would share with the kernels' launches; bind with "
+         "--map-by slot:PE=N --bind-to core to choose)";
+}
+
+#if defined(KOKKOS_ENABLE_OPENMP)  // the binding concerns OpenMP's threads only
 // This rank's CPUs when several ranks share a node: what the launcher bound it to, when that
 // is fewer than the node has, else its node-local rank's share of them.
 std::vector<int> rank_share(const mpi::Runtime& mpi) {
@@ -51,14 +69,7 @@ std::string smt_note() {
 
 bool openmp_computes(int argc, char* argv[]) {
 #if defined(KOKKOS_ENABLE_OPENMP)
-  std::string name = Kokkos::DefaultExecutionSpace::name();
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--backend" && i + 1 < argc) name = argv[i + 1];
-    if (a.rfind("--backend=", 0) == 0) name = a.substr(10);
-  }
-  for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return name == "openmp";
+  return chosen_backend(argc, argv) == "openmp";
 #else
   (void)argc;
   (void)argv;
@@ -101,10 +112,12 @@ std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mp
   const char* places = std::getenv("OMP_PLACES");
   // Set by this program when it started itself again with its default binding (below).
   const bool our_default = std::getenv("APSP_KOKKOS_BINDING") != nullptr;
+  const bool user_binds = bind != nullptr && std::string(bind) != "false";
+  const std::string widened = user_binds ? "" : widen_lone_gpu_rank(argc, argv, mpi);
 #if defined(KOKKOS_ENABLE_OPENMP)
   const bool computes = openmp_computes(argc, argv);
   if (mpi.active() && mpi.local_size() > 1) {
-    if (bind != nullptr && std::string(bind) != "false") {
+    if (user_binds) {
       // The OpenMP runtime read the binding when it loaded: it cannot be changed from here
       // (share_node_before_mpi did, where the launcher left the ranks unbound). Refused where
       // it still puts ranks of this node on the same CPUs (main).
@@ -119,7 +132,7 @@ std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mp
     if (!mine.empty()) {
       set_allowed_cpus(mine);
       ::setenv("OMP_PROC_BIND", "false", 0);  // no binding for OpenMP to add (and no Kokkos advice)
-      return "CPUs " + cpu_list(mine) + " of this node for this rank's threads";
+      return "CPUs " + cpu_list(mine) + " of this node for this rank's threads" + widened;
     }
   }
   if (bind != nullptr || places != nullptr)
@@ -154,7 +167,7 @@ std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mp
   (void)bind;
   (void)places;
   (void)our_default;
-  return "";
+  return widened.empty() ? "" : "CPUs " + cpu_list(allowed_cpus()) + " of this node" + widened;
 #endif
 }
 

@@ -10,7 +10,10 @@
 #include <algorithm>
 #include <fstream>
 #include <set>
+#include <sstream>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -62,6 +65,44 @@ std::string cpu_list(const std::vector<int>& cpus) {
     i = j + 1;
   }
   return text;
+}
+
+std::vector<int> online_cpus(const std::string& sysfs) {
+  std::vector<int> cpus;
+  std::ifstream in(sysfs + "/online");
+  std::string text;
+  if (in >> text) {
+    std::stringstream ranges(text);
+    for (std::string range; std::getline(ranges, range, ',');) {
+      const size_t dash = range.find('-');
+      try {
+        const int first = std::stoi(range.substr(0, dash));
+        const int last = dash == std::string::npos ? first : std::stoi(range.substr(dash + 1));
+        for (int c = first; c <= last && c < CPU_SETSIZE; ++c) cpus.push_back(c);
+      } catch (const std::exception&) {
+        cpus.clear();  // not the kernel's format: fall back below
+        break;
+      }
+    }
+  }
+  if (cpus.empty())
+    for (int c = 0; c < int(std::thread::hardware_concurrency()); ++c) cpus.push_back(c);
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  return cpus;
+}
+
+std::vector<int> share_of(const std::vector<int>& cpus, int rank, int ranks) {
+  const int n = int(cpus.size());
+  if (n == 0 || ranks < 1) return {};
+  if (ranks >= n) return {cpus[size_t(rank % n)]};
+  return std::vector<int>(cpus.begin() + n * rank / ranks, cpus.begin() + n * (rank + 1) / ranks);
+}
+
+std::vector<int> gpu_rank_cpus(const std::vector<int>& bound, const std::vector<int>& node, int rank, int ranks) {
+  if (bound.size() != 1) return bound;
+  std::vector<int> share = share_of(node, rank, ranks);
+  return share.size() > 1 ? share : bound;
 }
 
 int cores_of(const std::vector<int>& cpus, const std::string& sysfs) {

@@ -22,6 +22,21 @@ bool set_allowed_cpus(const std::vector<int>& cpus);
 /// "0-7,16-23".
 std::string cpu_list(const std::vector<int>& cpus);
 
+/// The CPUs the OS has online (`sysfs`/online, "0-31"), ascending; where that file is missing,
+/// 0 .. hardware_concurrency() - 1. `sysfs`: where the file is (tests).
+std::vector<int> online_cpus(const std::string& sysfs = "/sys/devices/system/cpu");
+
+/// The `rank`-th of `ranks` contiguous shares of `cpus`, sizes differing by at most one (one
+/// CPU each, in turn, where ranks outnumber CPUs).
+std::vector<int> share_of(const std::vector<int>& cpus, int rank, int ranks);
+
+/// The CPUs for a GPU rank (node-local `rank` of `ranks`) that a launcher bound to `bound`:
+/// `bound`, unless that is one CPU and its share of `node` (the node's online CPUs) is more.
+/// Open MPI binds each rank to one core by default for -np <= 2; a GPU rank's host work (the
+/// pivot rows through host staging, MPI, the output's copies) then shares that core with the
+/// thread that launches the kernels: 5.76 s against 1.75 s for V = 40000 on two H200s.
+std::vector<int> gpu_rank_cpus(const std::vector<int>& bound, const std::vector<int>& node, int rank, int ranks);
+
 /// The cores `cpus` belong to, as the OS reports them (/sys/devices/system/cpu/cpuN/topology):
 /// fewer cores than CPUs where hardware threads share a core (SMT). Where the topology is not
 /// reported, every CPU counts as a core. `sysfs`: where the cpuN folders are (tests).
