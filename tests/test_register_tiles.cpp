@@ -17,6 +17,7 @@
 
 #include "apsp/backends/backend_traits.hpp"
 #include "apsp/core/constants.hpp"
+#include "apsp/solver/blocked_fw.hpp"
 #include "apsp/solver/register_tiles.hpp"
 #include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/row_block.hpp"
@@ -383,6 +384,58 @@ TEST(RoundOperands, MarksTheTilesWhoseFiniteEntriesAreSmall) {
   Host().fence();
   EXPECT_NE(q.small_a, p.small_a);
   EXPECT_FALSE(p.small_a[0] != 0);
+}
+
+/// The host's tile operations, marking instead of packing: phase 2 then marks the tiles it
+/// computes, as on a GPU with the 16-bit product (one device).
+struct MarkingHostOps : apsp::Impl::TileOps<Kokkos::DefaultHostExecutionSpace> {
+  static constexpr bool kPacksRounds = false;
+  static constexpr bool kMarksSmallOperands = true;
+  KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) {
+    return apsp::Impl::PackedTiles<PackedHip>::small_entry(v);
+  }
+};
+
+// Phase 2's marks are the marking kernel's, read from the tiles phase 2 has just written; and
+// the round's operands, once marked by phase 2, are taken as they are (no kernel).
+TEST(RoundOperands, PhaseTwoMarksAsTheMarkingKernelDoes) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  using Solver = apsp::BlockedFloydWarshall<Host, MarkingHostOps>;
+  constexpr int kB = 16, kTiles = 6;
+  apsp::DistanceMatrix<Host, int32_t> d(int64_t(kB) * kTiles, kB);
+  const apsp::RowBlock rb = apsp::RowBlock::of(d);
+  const int64_t n = rb.n;
+  std::mt19937 rng(23);
+  for (int64_t e = 0; e < n * n; ++e) d.data(e) = rng() % 3 == 0 ? apsp::kInf : int32_t(rng() % 1000);
+  // Vertices 5 and 70 leave by heavy edges only: their rows stay past kSmall, so the tiles
+  // holding them are large in every round.
+  for (const int64_t v : {int64_t(5), int64_t(70)})
+    for (int64_t j = 0; j < n; ++j) d.data(v * n + j) = 40000 + int32_t(rng() % 1000);
+  for (int64_t v = 0; v < n; ++v) d.data(v * n + v) = 0;
+  const Solver::RoundOps ops(rb);
+  int small = 0, large = 0;
+  for (int k = 0; k < kTiles; ++k) {
+    Solver::phase1(rb, k);
+    const apsp::MarkTargets to = ops.marks_of(rb, k);
+    Solver::phase2(rb, k, rb.tile_row(k), true, true, Host(), nullptr, to);
+    Host().fence();
+    std::vector<int32_t> by_phase2(to.a, to.a + ptrdiff_t(2) * kTiles);
+    const apsp::PackedRound taken = ops.pack(rb, k, rb.tile_row(k), Host(), true);
+    EXPECT_EQ(taken.small_a, to.a);
+    EXPECT_EQ(taken.small_bk, to.bk);
+    const apsp::PackedRound p = ops.pack(rb, k, rb.tile_row(k), Host());  // the marking kernel
+    Host().fence();
+    for (int t = 0; t < kTiles; ++t) {
+      if (t == k) continue;  // the pivot tile: no operand of phase 3
+      EXPECT_EQ(by_phase2[size_t(t)] != 0, p.small_a[t] != 0) << "round " << k << ", tile (" << t << ", k)";
+      EXPECT_EQ(by_phase2[size_t(kTiles + t)] != 0, p.small_bk[t] != 0) << "round " << k << ", tile (k, " << t << ")";
+      (p.small_a[t] != 0 ? small : large) += 1;
+    }
+    Solver::phase3(rb, k, rb.tile_row(k), Host(), p);
+  }
+  Host().fence();
+  EXPECT_GT(small, 0);  // both answers occurred
+  EXPECT_GT(large, 0);
 }
 
 }  // namespace

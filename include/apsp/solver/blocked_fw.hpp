@@ -72,9 +72,10 @@ class BlockedFloydWarshall {
     const int rounds = d.blocks();
     for (int k = 0; k < rounds; ++k) {
       timed(phases->phase[0], [&] { phase1(d, k); });
-      timed(phases->phase[1], [&] { phase2(rb, k, rb.tile_row(k), true, true, ExecSpace(), lanes16); });
+      timed(phases->phase[1],
+            [&] { phase2(rb, k, rb.tile_row(k), true, true, ExecSpace(), lanes16, round_ops.marks_of(rb, k)); });
       timed(phases->phase[2],
-            [&] { phase3(rb, k, rb.tile_row(k), ExecSpace(), pack(round_ops, rb, k, ExecSpace()), lanes16); });
+            [&] { phase3(rb, k, rb.tile_row(k), ExecSpace(), marked(round_ops, rb, k, ExecSpace()), lanes16); });
       after_round(k + 1, rounds);
     }
     ExecSpace().fence();
@@ -107,8 +108,8 @@ class BlockedFloydWarshall {
     // Marked operands (GPU) alternate between two sets (round_operands.hpp).
     const RoundOps round_ops(rb);
     phase1(rb, 0, side);
-    phase2(rb, 0, rb.tile_row(0), true, true, side, lanes16);
-    PackedRound packed = pack(round_ops, rb, 0, side);
+    phase2(rb, 0, rb.tile_row(0), true, true, side, lanes16, round_ops.marks_of(rb, 0));
+    PackedRound packed = marked(round_ops, rb, 0, side);
     Runtime::record(opened, side);
     for (int k = 0; k < rounds; ++k) {
       Runtime::wait(main, opened);
@@ -124,8 +125,8 @@ class BlockedFloydWarshall {
             "apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
             Impl::NextPivotCross<Value>{rb.rows, rb.n, B, k, nb, rb.pivots(k), packed, lanes16});
         phase1(rb, k + 1, side);
-        phase2(rb, k + 1, rb.tile_row(k + 1), true, true, side, lanes16);
-        packed = pack(round_ops, rb, k + 1, side);
+        phase2(rb, k + 1, rb.tile_row(k + 1), true, true, side, lanes16, round_ops.marks_of(rb, k + 1));
+        packed = marked(round_ops, rb, k + 1, side);
         Runtime::record(opened, side);
       } else {
         phase3(rb, k, rb.tile_row(k), main, packed, lanes16);
@@ -158,8 +159,9 @@ class BlockedFloydWarshall {
 
   /// Phase 2: the pivot row's tiles (`row_part`, only where tile row k is held) and the pivot
   /// column's tiles of the rows held (`column_part`), through the pivot tile of `pivot_row`.
+  /// `marks`: where the tiles' marks go (RoundOperands::marks_of, on one device), or none.
   static void phase2(const Block& rb, int k, const Value* pivot_row, bool row_part, bool column_part,
-                     const ExecSpace& exec = ExecSpace(), int64_t* lanes16 = nullptr) {
+                     const ExecSpace& exec = ExecSpace(), int64_t* lanes16 = nullptr, MarkTargets marks = {}) {
     const int B = rb.block, nb = int(rb.n / B);
     const Impl::PivotRowColumnTiles<Value> tiles{rb.rows,
                                                  pivot_row + int64_t(k) * B,
@@ -172,7 +174,8 @@ class BlockedFloydWarshall {
                                                  row_part && rb.k_local(k) >= 0 && nb > 1,
                                                  column_part,
                                                  rb.pivots(k),
-                                                 lanes16};
+                                                 lanes16,
+                                                 marks};
     const int league = tiles.row_teams() + tiles.column_teams();
     if (league > 0) launch_product<Impl::PivotRowColumnKernel>("apsp::phase2_pivot_row_col", exec, league, tiles);
   }
@@ -194,6 +197,11 @@ class BlockedFloydWarshall {
   static PackedRound pack(const RoundOps& round_ops, const Block& rb, int k, const ExecSpace& exec,
                           const Value* pivot_row = nullptr) {
     return round_ops.pack(rb, k, pivot_row != nullptr ? pivot_row : rb.tile_row(k), exec);
+  }
+
+  /// The same where phase 2 has marked the operands already (one device: it computes them all).
+  static PackedRound marked(const RoundOps& round_ops, const Block& rb, int k, const ExecSpace& exec) {
+    return round_ops.pack(rb, k, rb.tile_row(k), exec, true);
   }
 
  private:

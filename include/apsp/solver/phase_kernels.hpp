@@ -46,6 +46,7 @@ struct PivotRowColumnTiles {
   bool row_part, column_part;
   int pivots;                  ///< pivots of this round short of V
   int64_t* lanes16 = nullptr;  ///< counts the relaxations done in 16-bit lanes (lane_tally.hpp), or null
+  MarkTargets marks{};         ///< (Ops::kMarksSmallOperands) where each tile's mark goes, or none
   KOKKOS_INLINE_FUNCTION int row_teams() const { return row_part ? nb - 1 : 0; }
   KOKKOS_INLINE_FUNCTION int column_teams() const { return column_part ? row_tiles - (k_local >= 0) : 0; }
 };
@@ -67,6 +68,11 @@ struct PivotRowColumnKernel : PivotRowColumnTiles<typename Ops::Value> {
     count_lanes16(
         team, Base::lanes16,
         Ops::template min_plus_product<kTuned>(team, t, in_row ? pivot : t, in_row ? t : pivot, n, B, pivots));
+    if constexpr (Ops::kMarksSmallOperands)
+      if (Base::marks.a != nullptr) {
+        team.team_barrier();  // the product's stores, by every thread of the team
+        mark_small_tile<Ops>(team, t, n, B, in_row ? Base::marks.bk + other : Base::marks.a + other);
+      }
   }
 };
 

@@ -34,6 +34,31 @@ struct OperandMarks {
   KOKKOS_INLINE_FUNCTION bool small() const { return a != nullptr && (*a & *bk) != 0; }
 };
 
+/// Where phase 2 writes the marks of the tiles it computes (RoundOperands::marks_of): tile
+/// (i, k) of the rows held at `a[i]`, tile (k, j) at `bk[j]`; null: phase 2 marks nothing.
+struct MarkTargets {
+  int32_t* a = nullptr;
+  int32_t* bk = nullptr;
+};
+
+/// Marks one B x B tile (ld n) as a team: *flag = whether every entry is small
+/// (Ops::small_entry). The team's earlier writes to the tile are visible after its barrier.
+/// No team reduction: each thread that finds a large entry clears the flag (one atomic per
+/// thread), which keeps phase 2's kernel, where this follows the product, free of spills.
+template <class Ops, class Member>
+KOKKOS_INLINE_FUNCTION void mark_small_tile(const Member& team, const int32_t* tile, int64_t n, int B, int32_t* flag) {
+  Kokkos::single(Kokkos::PerTeam(team), [&] { *flag = 1; });
+  team.team_barrier();
+  const int size = team.team_size(), rank = team.team_rank();
+  const int across = size < B ? size : B, rows_step = size / across;  // threads along a row, rows at once
+  const int r0 = rank / across, c0 = rank % across;
+  bool large = false;
+  if (r0 < rows_step)
+    for (int r = r0; r < B; r += rows_step)
+      for (int c = c0; c < B; c += across) large |= !Ops::small_entry(tile[int64_t(r) * n + c]);
+  if (large) Kokkos::atomic_fetch_and(flag, 0);
+}
+
 /// Where one round's packed operands are, as the phase-3 kernels carry them: the A operand of
 /// tile row i of the kernel's rows at `a + i * a_ints`, the Bk operand of tile column j at
 /// `bk + j * bk_ints` (in the layout of the backend's tile operations). Null: none, each product
@@ -93,10 +118,24 @@ class RoundOperands {
 
   /// Packs round k's operands: tile (i, k) of every tile row held, and tile (k, j) of every tile
   /// column from `pivot_row` (the pivot row block, ld n). Enqueued on `exec`; the phase-3
-  /// kernels enqueued after it on the same instance may read the result.
-  PackedRound pack(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
+  /// kernels enqueued after it on the same instance may read the result. `marked`: phase 2
+  /// has marked them already (into marks_of(rb, k)), so nothing is enqueued for the marks.
+  PackedRound pack(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec,
+                   bool marked = false) const {
     if constexpr (Ops::kPacksRounds) return pack_now(rb, k, pivot_row, exec);
-    if constexpr (Ops::kMarksSmallOperands) return mark_now(rb, k, pivot_row, exec);
+    if constexpr (Ops::kMarksSmallOperands) return marked ? marks(rb, k) : mark_now(rb, k, pivot_row, exec);
+    return {};
+  }
+
+  /// Where round k's marks go, for a phase 2 that marks the tiles it computes (none where Ops
+  /// does not mark). On one device phase 2 computes every operand of phase 3, and marking there
+  /// saves the marking kernel, which sat on the look-ahead queue between phase 2 and the rest of
+  /// phase 3 (blocked_fw.hpp).
+  MarkTargets marks_of(const RowBlock& rb, int k) const {
+    if constexpr (Ops::kMarksSmallOperands) {
+      int32_t* flags = storage_.data() + (k % 2) * (rb.row_tiles + rb.n / rb.block);
+      return {flags, flags + rb.row_tiles};
+    }
     return {};
   }
 
@@ -115,25 +154,27 @@ class RoundOperands {
       const int t = team.league_rank();
       const int32_t* tile =
           t < rows ? rows_base + int64_t(t) * B * n + int64_t(k) * B : pivot_row + int64_t(t - rows) * B;
-      int large = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::TeamThreadRange(team, B * B),
-          [&](const int e, int& count) { count += Ops::small_entry(tile[int64_t(e / B) * n + e % B]) ? 0 : 1; }, large);
-      Kokkos::single(Kokkos::PerTeam(team), [&] { flags[t] = large == 0 ? 1 : 0; });
+      mark_small_tile<Ops>(team, tile, n, B, flags + t);
     }
   };
 
  private:
   PackedRound mark_now(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
-    const int B = rb.block, nb = int(rb.n / B), rows = rb.row_tiles;
-    int32_t* flags = storage_.data() + (k % 2) * (rows + nb);
-    Kokkos::parallel_for("apsp::round_operands_marks", Kokkos::TeamPolicy<ExecSpace>(exec, rows + nb, Kokkos::AUTO),
-                         MarkKernel{flags, rb.rows, pivot_row, rb.n, B, k, rows});
+    const MarkTargets to = marks_of(rb, k);
+    Kokkos::parallel_for("apsp::round_operands_marks",
+                         Kokkos::TeamPolicy<ExecSpace>(exec, rb.row_tiles + int(rb.n / rb.block), Kokkos::AUTO),
+                         MarkKernel{to.a, rb.rows, pivot_row, rb.n, rb.block, k, rb.row_tiles});
+    return marks(rb, k);
+  }
+
+  /// Round k's marks as the phase-3 kernels carry them.
+  PackedRound marks(const RowBlock& rb, int k) const {
+    const MarkTargets to = marks_of(rb, k);
     PackedRound p;
     p.vertices = rb.vertices;
     p.first_tile = rb.first_tile;
-    p.small_a = flags;
-    p.small_bk = flags + rows;
+    p.small_a = to.a;
+    p.small_bk = to.bk;
     return p;
   }
 
