@@ -44,6 +44,8 @@ namespace apsp {
 /// - `team_size(B)` x `vector_length(B)`: the team's threads and vector lanes.
 /// - `LaunchBounds`, `kMaxTeamThreads`: the team size bound the kernels are compiled for (on a
 ///   GPU it caps the registers per thread so that enough teams share a multiprocessor).
+/// - `Schedule`: how a kernel's teams are handed to threads (Kokkos::Schedule; the CPU's
+///   are handed out one at a time).
 /// - `kChunk`: operands are staged in runs of kChunk contiguous int32, one run per loop item,
 ///   so the run vectorises on a CPU and is one 16-byte access on a GPU.
 /// - `copy_run<N>`, `store_run<N>`: copy N contiguous int32 (16-byte aligned where N is a

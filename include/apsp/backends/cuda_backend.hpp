@@ -59,6 +59,7 @@ struct BackendTraits<Kokkos::Cuda> : RegisterTileTeam<APSP_CUDA_TILE_ROWS, APSP_
   // multiprocessor: 65536 registers / (2 x 256 threads) = at most 128 registers per thread.
   static constexpr int kMinTeams = kMaxTeamThreads >= 512 ? 1 : 512 / kMaxTeamThreads;
   using LaunchBounds = Kokkos::LaunchBounds<kMaxTeamThreads, kMinTeams>;
+  using Schedule = Kokkos::Schedule<Kokkos::Static>;  ///< the hardware schedules the teams
   /// dst[0, N) = src[0, N) with the widest aligned accesses (LDS.128 / LDG.E.128 for runs of
   /// 4k int32, LDS.64 for 2): the compiler does not always prove the alignment by itself.
   template <int N>

@@ -54,6 +54,7 @@ struct HipBackendTraits : RegisterTileTeam<APSP_HIP_TILE_ROWS, APSP_HIP_TILE_COL
   // Teams of up to 256 threads, one per CU: a thread may use every VGPR of its SIMD lane.
   static constexpr int kMinTeams = 1;
   using LaunchBounds = Kokkos::LaunchBounds<kMaxTeamThreads, kMinTeams>;
+  using Schedule = Kokkos::Schedule<Kokkos::Static>;  ///< the hardware schedules the teams
 
   /// dst[0, N) = src[0, N) with the widest aligned accesses (global_load_dwordx4 /
   /// ds_read_b128 for runs of 4k int32, ds_read_b64 for 2): the vector types say the alignment

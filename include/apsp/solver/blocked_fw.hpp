@@ -37,7 +37,7 @@ class BlockedFloydWarshall {
  public:
   using Runtime = BackendRuntime<ExecSpace>;
   using Value = typename Ops::Value;
-  using Policy = Kokkos::TeamPolicy<ExecSpace, typename Ops::LaunchBounds>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, typename Ops::LaunchBounds, typename Ops::Schedule>;
   using Matrix = DistanceMatrix<ExecSpace, Value>;
   using Block = RowBlockOf<Value>;
   /// A round's packed phase-3 operands, where Ops packs rounds (round_operands.hpp).
@@ -225,7 +225,8 @@ class BlockedFloydWarshall {
 
   static Policy policy(const ExecSpace& exec, int league, int block, size_t scratch_bytes) {
     return Policy(exec, league, Ops::team_size(block), Ops::vector_length(block))
-        .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+        .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes))
+        .set_chunk_size(1);  // a tile is one team's work: 2^24 relaxations at B = 256
   }
 };
 

@@ -43,6 +43,7 @@ struct TileOps {
   // team shape and scratch of each kernel, and whether a round takes the tuned kernels.
   using Value = int32_t;
   using LaunchBounds = typename Traits::LaunchBounds;
+  using Schedule = typename Traits::Schedule;
   static int team_size(int B) { return Traits::team_size(B); }
   static int vector_length(int B) { return Traits::vector_length(B); }
   /// Team scratch: each kernel's int32 are defined once (product_ints, closure_ints); the launch
