@@ -37,6 +37,10 @@ std::string widen_lone_gpu_rank(int argc, char* argv[], const mpi::Runtime& mpi)
   const std::vector<int> bound = allowed_cpus();
   const std::vector<int> wider = gpu_rank_cpus(bound, online_cpus(), mpi.local_rank(), mpi.local_size());
   if (wider == bound || !set_allowed_cpus(wider)) return "";
+  if (allowed_cpus() != wider) {  // a cpuset (container, batch system) allows only part of it
+    set_allowed_cpus(bound);
+    return "";
+  }
   return " (the launcher had bound this rank to CPU " + cpu_list(bound) +
          " alone, which its host staging and MPI would share with the kernels' launches; bind with "
          "--map-by slot:PE=N --bind-to core to choose)";
