@@ -56,5 +56,9 @@ for g in light heavy components chain; do
 done
 echo "random graphs: light, heavy, components, chain at B = 64 and 208: outputs identical to x86's"
 echo "== NEON inner loops (aarch64-linux-gnu-objdump)"
-OBJDUMP=aarch64-linux-gnu-objdump "$here/scripts/show_vector_loop.sh" "$build/apsp_kokkos" --full
+loops=$(OBJDUMP=aarch64-linux-gnu-objdump "$here/scripts/show_vector_loop.sh" "$build/apsp_kokkos" --full)
+echo "$loops"
+# Both lane types have a NEON loop: a missing one means the micro-kernel moved where the script
+# does not look (or was not vectorised), which this check is here to see.
+if grep -q "no loop found" <<<"$loops"; then echo "a NEON inner loop was not found"; exit 1; fi
 echo "$build" >&2
