@@ -10,10 +10,11 @@
 namespace apsp::cli {
 
 /// Under MPI with several ranks on a node, gives this rank CPUs of its own (the launcher's
-/// binding, else its share of the node) and binds its OpenMP threads there whatever OMP_PLACES
-/// says (only OMP_PROC_BIND=false alone is kept). Otherwise sets OMP_PROC_BIND (and OMP_PLACES)
-/// when neither is set: a CPU run that has the node to
-/// itself spreads its threads over the hardware threads (spread, threads); a GPU run, or a
+/// binding, else its share of the node; a GPU rank bound to a single CPU, as Open MPI binds
+/// -np <= 2 by default, takes its share: core/cpus.hpp's gpu_rank_cpus says why) and binds its
+/// OpenMP threads there whatever OMP_PLACES says (only OMP_PROC_BIND=false alone is kept).
+/// Otherwise sets OMP_PROC_BIND (and OMP_PLACES) when neither is set: a CPU run that has the
+/// node to itself spreads its threads over the hardware threads (spread, threads); a GPU run, or a
 /// node shared by several ranks, leaves them unbound (false), which also spares users Kokkos'
 /// advice to bind. The user's own settings always win. Returns a phrase for the banner.
 /// Before MPI starts (a process may not start itself again after): when a launcher started
