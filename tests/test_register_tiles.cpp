@@ -335,9 +335,10 @@ TEST(PackedTiles, Int32WithInfUnlessTheOperandsAreSmallAndCBelowTheCap) {
   EXPECT_FALSE(packed_product_matches({32766, kSmall, apsp::kInf - 1, false, 3, true}, 17));  // just short of INF
 }
 
-/// Round operands marked as a GPU with the 16-bit product marks them (round_operands.hpp), on
-/// the host: the tile operations' part of it, with PackedTiles' rule.
-struct MarkingOps {
+/// The host's tile operations, marking round operands instead of packing them, with
+/// PackedTiles' rule, as a GPU with the 16-bit product marks them (round_operands.hpp); phase 2
+/// then marks the tiles it computes, as on one such GPU.
+struct MarkingHostOps : apsp::Impl::TileOps<Kokkos::DefaultHostExecutionSpace> {
   static constexpr bool kPacksRounds = false;
   static constexpr bool kMarksSmallOperands = true;
   KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) {
@@ -365,7 +366,7 @@ TEST(RoundOperands, MarksTheTilesWhoseFiniteEntriesAreSmall) {
   d.data(entry(k, kB - 1, 4, kB - 1)) = 40000;
   d.data(entry(1, 3, 1, 3)) = 50000;
   d.data(entry(k, 0, k, 0)) = kSmall;
-  const apsp::RoundOperands<Host, MarkingOps> ops(rb);
+  const apsp::RoundOperands<Host, MarkingHostOps> ops(rb);
   const apsp::PackedRound p = ops.pack(rb, k, rb.tile_row(k), Host());
   Host().fence();
   ASSERT_NE(p.small_a, nullptr);
@@ -385,16 +386,6 @@ TEST(RoundOperands, MarksTheTilesWhoseFiniteEntriesAreSmall) {
   EXPECT_NE(q.small_a, p.small_a);
   EXPECT_FALSE(p.small_a[0] != 0);
 }
-
-/// The host's tile operations, marking instead of packing: phase 2 then marks the tiles it
-/// computes, as on a GPU with the 16-bit product (one device).
-struct MarkingHostOps : apsp::Impl::TileOps<Kokkos::DefaultHostExecutionSpace> {
-  static constexpr bool kPacksRounds = false;
-  static constexpr bool kMarksSmallOperands = true;
-  KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) {
-    return apsp::Impl::PackedTiles<PackedHip>::small_entry(v);
-  }
-};
 
 // Phase 2's marks are the marking kernel's, read from the tiles phase 2 has just written; and
 // the round's operands, once marked by phase 2, are taken as they are (no kernel).
@@ -420,7 +411,7 @@ TEST(RoundOperands, PhaseTwoMarksAsTheMarkingKernelDoes) {
     Solver::phase2(rb, k, rb.tile_row(k), true, true, Host(), nullptr, to);
     Host().fence();
     std::vector<int32_t> by_phase2(to.a, to.a + ptrdiff_t(2) * kTiles);
-    const apsp::PackedRound taken = ops.pack(rb, k, rb.tile_row(k), Host(), true);
+    const apsp::PackedRound taken = ops.pack_marked(rb, k, rb.tile_row(k), Host());
     EXPECT_EQ(taken.small_a, to.a);
     EXPECT_EQ(taken.small_bk, to.bk);
     const apsp::PackedRound p = ops.pack(rb, k, rb.tile_row(k), Host());  // the marking kernel

@@ -201,7 +201,7 @@ class BlockedFloydWarshall {
 
   /// The same where phase 2 has marked the operands already (one device: it computes them all).
   static PackedRound marked(const RoundOps& round_ops, const Block& rb, int k, const ExecSpace& exec) {
-    return round_ops.pack(rb, k, rb.tile_row(k), exec, true);
+    return round_ops.pack_marked(rb, k, rb.tile_row(k), exec);
   }
 
  private:

@@ -69,10 +69,8 @@ struct PivotRowColumnKernel : PivotRowColumnTiles<typename Ops::Value> {
         team, Base::lanes16,
         Ops::template min_plus_product<kTuned>(team, t, in_row ? pivot : t, in_row ? t : pivot, n, B, pivots));
     if constexpr (Ops::kMarksSmallOperands)
-      if (Base::marks.a != nullptr) {
-        team.team_barrier();  // the product's stores, by every thread of the team
+      if (Base::marks.a != nullptr)  // its barrier orders the product's stores before the reads
         mark_small_tile<Ops>(team, t, n, B, in_row ? Base::marks.bk + other : Base::marks.a + other);
-      }
   }
 };
 

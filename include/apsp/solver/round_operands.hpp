@@ -118,12 +118,18 @@ class RoundOperands {
 
   /// Packs round k's operands: tile (i, k) of every tile row held, and tile (k, j) of every tile
   /// column from `pivot_row` (the pivot row block, ld n). Enqueued on `exec`; the phase-3
-  /// kernels enqueued after it on the same instance may read the result. `marked`: phase 2
-  /// has marked them already (into marks_of(rb, k)), so nothing is enqueued for the marks.
-  PackedRound pack(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec,
-                   bool marked = false) const {
+  /// kernels enqueued after it on the same instance may read the result.
+  PackedRound pack(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
     if constexpr (Ops::kPacksRounds) return pack_now(rb, k, pivot_row, exec);
-    if constexpr (Ops::kMarksSmallOperands) return marked ? marks(rb, k) : mark_now(rb, k, pivot_row, exec);
+    if constexpr (Ops::kMarksSmallOperands) return mark_now(rb, k, pivot_row, exec);
+    return {};
+  }
+
+  /// The same where phase 2 has marked the operands already (into marks_of(rb, k)): nothing is
+  /// enqueued for the marks.
+  PackedRound pack_marked(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
+    if constexpr (Ops::kPacksRounds) return pack_now(rb, k, pivot_row, exec);
+    if constexpr (Ops::kMarksSmallOperands) return marks(rb, k);
     return {};
   }
 
