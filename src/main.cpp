@@ -53,8 +53,8 @@ bool start_kokkos(std::optional<Kokkos::ScopeGuard>& kokkos, apsp::cli::KokkosAr
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  apsp::process_start();                   // the run's clock starts with the process
-  apsp::cli::share_node_before_mpi(argv);  // may start the program again, on this rank's CPUs
+  apsp::process_start();                         // the run's clock starts with the process
+  apsp::cli::share_node_before_mpi(argc, argv);  // may start the program again, on this rank's CPUs
   if (const int refused = apsp::cli::refuse_step_without_process_manager()) return refused;
   apsp::mpi::Runtime mpi(&argc, &argv);  // finalised last
   if (const int refused = apsp::cli::refuse_lone_process(mpi)) return refused;

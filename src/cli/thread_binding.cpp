@@ -29,18 +29,26 @@ std::string chosen_backend(int argc, char* argv[]) {
   return name;
 }
 
+bool gpu_computes(int argc, char* argv[]) {
+  const std::string backend = chosen_backend(argc, argv);
+  return backend == "cuda" || backend == "hip";
+}
+
+// Moves the process from `from` to `to`; false (and left on `from`) where the system refuses
+// or a cpuset (container, batch system) allows only part of `to`.
+bool move_to(const std::vector<int>& from, const std::vector<int>& to) {
+  if (to.empty() || to == from || !set_allowed_cpus(to)) return false;
+  if (allowed_cpus() == to) return true;
+  set_allowed_cpus(from);
+  return false;
+}
+
 // A GPU rank that the launcher bound to one CPU takes its share of the node instead
 // (gpu_rank_cpus says why); returns the banner's note, or "" where nothing changed.
 std::string widen_lone_gpu_rank(int argc, char* argv[], const mpi::Runtime& mpi) {
-  const std::string backend = chosen_backend(argc, argv);
-  if (!mpi.active() || mpi.local_size() < 2 || (backend != "cuda" && backend != "hip")) return "";
+  if (!mpi.active() || mpi.local_size() < 2 || !gpu_computes(argc, argv)) return "";
   const std::vector<int> bound = allowed_cpus();
-  const std::vector<int> wider = gpu_rank_cpus(bound, online_cpus(), mpi.local_rank(), mpi.local_size());
-  if (wider == bound || !set_allowed_cpus(wider)) return "";
-  if (allowed_cpus() != wider) {  // a cpuset (container, batch system) allows only part of it
-    set_allowed_cpus(bound);
-    return "";
-  }
+  if (!move_to(bound, gpu_rank_cpus(bound, online_cpus(), mpi.local_rank(), mpi.local_size()))) return "";
   return " (the launcher had bound this rank to CPU " + cpu_list(bound) +
          " alone, which its host staging and MPI would share with the kernels' launches; bind with "
          "--map-by slot:PE=N --bind-to core to choose)";
@@ -90,23 +98,30 @@ bool host_threads_asked(int argc, char* argv[]) {
   return false;
 }
 
-void share_node_before_mpi(char* argv[]) {
+void share_node_before_mpi(int argc, char* argv[]) {
 #if defined(KOKKOS_ENABLE_OPENMP)
   const char* bind = std::getenv("OMP_PROC_BIND");
   const bool binds = (bind != nullptr && std::string(bind) != "false") || std::getenv("OMP_PLACES") != nullptr;
   const mpi::LocalPlace place = mpi::launched_local_place();
   if (!binds || place.size < 2 || std::getenv("APSP_KOKKOS_BINDING") != nullptr) return;
   const std::vector<int> cpus = thread_cpus();
-  if (cpus.empty() || cpus.size() < std::thread::hardware_concurrency()) return;  // the launcher bound it
-  // The user's binding applies to the places OpenMP finds when it loads: the whole node, the
-  // same for every rank (43 s instead of 1.9 s on 2 x H200, V = 11000). Start once more on
-  // this rank's share of the node, where the same binding keeps to the rank's own CPUs.
-  if (!set_allowed_cpus(share_of(cpus, place.rank, place.size))) return;
+  if (cpus.empty()) return;
+  // The user's binding applies to the places OpenMP finds when it loads. Unbound by the
+  // launcher, that is the whole node, the same for every rank (43 s instead of 1.9 s on
+  // 2 x H200, V = 11000); a GPU rank that the launcher bound to one CPU has that CPU alone
+  // (1.28 s instead of 0.30 s, V = 20000). Start once more on this rank's share of the node,
+  // where the same binding keeps to the rank's own CPUs.
+  const bool unbound = cpus.size() >= std::thread::hardware_concurrency();
+  const std::vector<int> share = unbound                    ? share_of(cpus, place.rank, place.size)
+                                 : gpu_computes(argc, argv) ? gpu_rank_cpus(cpus, online_cpus(), place.rank, place.size)
+                                                            : cpus;  // a CPU rank keeps the launcher's binding
+  if (!move_to(cpus, share)) return;
   ::setenv("APSP_KOKKOS_BINDING", "share", 1);
   ::execv("/proc/self/exe", argv);
   // Could not start again: the check after MPI starts refuses the binding with its reason.
   set_allowed_cpus(cpus);
 #else
+  (void)argc;
   (void)argv;
 #endif
 }

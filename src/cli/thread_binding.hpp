@@ -21,7 +21,7 @@ namespace apsp::cli {
 /// several ranks on this node without binding them and the user set an OpenMP binding, which
 /// would put every rank's threads on the same CPUs, restricts this rank to its share of the
 /// node and starts the program once more, so that the binding applies within that share.
-void share_node_before_mpi(char* argv[]);
+void share_node_before_mpi(int argc, char* argv[]);
 
 std::string choose_thread_binding(int argc, char* argv[], const mpi::Runtime& mpi);
 
