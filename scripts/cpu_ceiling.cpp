@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The relaxation ceiling of this CPU, for the ISA the build targets (include/apsp/backends/host_simd.hpp):
-// min(c, a + b) in int32 lanes (add + min) and in uint16 lanes (saturating add + unsigned min),
+// min(c, a + b) in int32 lanes (add + min) and in uint16 lanes (add + unsigned min),
 // on one thread and on all (OpenMP), with
 //   registers  every operand in a register: only the add-min instructions (the ceiling);
 //   panels     the host product's own micro-kernel (include/apsp/backends/host_microkernel.hpp) over an

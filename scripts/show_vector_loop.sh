@@ -67,7 +67,7 @@ for lanes in ("int32", "uint16"):
     loop = best[lanes][1]
     count = lambda pat: sum(bool(re.search(pat, t)) for t in loop)
     mins = count(r"^(v?pmin(sd|uw)|smin|umin)\b")
-    adds = count(r"^(v?padd(d|usw)\b|add\s+v\d|uqadd\b)")
+    adds = count(r"^(v?padd(d|w)\b|add\s+v\d)")
     bcast = count(r"broadcast|\{1to\d+\}|ld1r|^dup\s+v\d+\.\w+,\s*v\d+\.\w\[")
     loads = count(r"^v?movdq[au](32|64)?\s+-?(0x)?[0-9a-f]*\(|^(ldr\s+[qs]\d|ld1\s)") + 2 * count(r"^ldp\s+q") + \
         count(r"^v?padd\w*\s+-?(0x)?[0-9a-f]*\(")

@@ -115,30 +115,31 @@ std::string close_case(int B, int pivots, Fill fill) {
 }
 
 constexpr int32_t kInf = apsp::kInf;
-int32_t small_c(std::mt19937& r, int, int) { return int32_t(r() % 65536); }
-int32_t small_ab(std::mt19937& r, int, int) { return int32_t(r() % 40000); }  // sums past 2^16 - 1
-// Entries 65534 .. 65537 and operands whose sums straddle the saturation point.
-int32_t edge_c(std::mt19937& r, int, int) { return int32_t(65534 + r() % 2); }
+// The 16-bit rule (solver/host_tiles.hpp): C at most 2^15 - 1 (the cap), operands anything.
+int32_t small_c(std::mt19937& r, int, int) { return int32_t(r() % 32768); }
+int32_t small_ab(std::mt19937& r, int, int) { return int32_t(r() % 40000); }  // some above the cap
+// Entries at the cap and operands straddling it (capped sums up to 2^16 - 2: no lane may wrap).
+int32_t edge_c(std::mt19937& r, int, int) { return int32_t(32766 + r() % 2); }
 int32_t edge_ab(std::mt19937& r, int, int) { return int32_t(32766 + r() % 4); }
-int32_t big_c(std::mt19937& r, int, int) { return int32_t(65536 + r() % 3); }
-// Operands above the cap, INF among them, against C below it.
+int32_t big_c(std::mt19937& r, int, int) { return int32_t(32768 + r() % 3); }
+// Operands far above the cap, INF among them, against C below it.
 int32_t wild_ab(std::mt19937& r, int, int) {
   const uint32_t x = r() % 8;
   return x == 0 ? kInf : x == 1 ? int32_t(65536 + r() % 100000) : int32_t(r() % 3000);
 }
 int32_t some_inf(std::mt19937& r, int, int) { return r() % 5 == 0 ? kInf : int32_t(r() % 1000); }
 // INF beside finite entries at the edges of the 16-bit rule for blocks holding INF: C's below
-// 2^16 - 1, operands' at most 2^15 - 1 (every such block takes 16-bit lanes); operands one above
-// (none may); C's 2^16 - 1 itself beside INF (none may: it would read as INF).
-int32_t inf_edge_c(std::mt19937& r, int, int) { return r() % 2 == 0 ? kInf : int32_t(65533 + r() % 2); }
-int32_t inf_edge_ab(std::mt19937& r, int, int) { return r() % 5 == 0 ? kInf : int32_t(32766 + r() % 2); }
-int32_t inf_over_ab(std::mt19937& r, int, int) { return r() % 5 == 0 ? kInf : int32_t(32768 + r() % 3); }
+// 2^15 - 1, operands' at most 2^14 - 1 (every such block takes 16-bit lanes); operands one above
+// (none may); C's 2^15 - 1 itself beside INF (none may: it would read as INF).
+int32_t inf_edge_c(std::mt19937& r, int, int) { return r() % 2 == 0 ? kInf : int32_t(32765 + r() % 2); }
+int32_t inf_edge_ab(std::mt19937& r, int, int) { return r() % 5 == 0 ? kInf : int32_t(16382 + r() % 2); }
+int32_t inf_over_ab(std::mt19937& r, int, int) { return r() % 5 == 0 ? kInf : int32_t(16384 + r() % 3); }
 int32_t half_inf_c(std::mt19937& r, int, int) { return r() % 2 == 0 ? kInf : int32_t(r() % 1000); }
-int32_t inf_65535_c(std::mt19937& r, int, int) {
-  return r() % 2 == 0 ? kInf : r() % 2 == 0 ? 65535 : int32_t(r() % 1000);
+int32_t inf_cap_c(std::mt19937& r, int, int) {
+  return r() % 2 == 0 ? kInf : r() % 2 == 0 ? 32767 : int32_t(r() % 1000);
 }
 // C: blocks in the left half fit 16 bits, in the right half one entry in 50 is INF.
-int32_t mixed_c(std::mt19937& r, int, int j) { return j % 64 >= 32 && r() % 50 == 0 ? kInf : int32_t(r() % 60000); }
+int32_t mixed_c(std::mt19937& r, int, int j) { return j % 64 >= 32 && r() % 50 == 0 ? kInf : int32_t(r() % 30000); }
 
 template <class S>
 std::string all_cases() {
@@ -158,13 +159,13 @@ std::string all_cases() {
         bool all16, none16;  // every block / no block in 16-bit lanes
       } cases[] = {{"small", small_c, small_ab, true, false},
                    {"edge", edge_c, edge_ab, true, false},
-                   {"above 2^16", big_c, small_ab, false, true},
+                   {"above 2^15 - 1", big_c, small_ab, false, true},
                    {"wild operands", small_c, wild_ab, true, false},
                    {"INF", some_inf, some_inf, true, false},
                    {"mixed", mixed_c, small_ab, false, false},
                    {"INF, edge", inf_edge_c, inf_edge_ab, true, false},
-                   {"INF, operands above 2^15 - 1", half_inf_c, inf_over_ab, false, true},
-                   {"INF beside 2^16 - 1", inf_65535_c, small_ab, false, true}};
+                   {"INF, operands above 2^14 - 1", half_inf_c, inf_over_ab, false, true},
+                   {"INF beside 2^15 - 1", inf_cap_c, small_ab, false, true}};
       for (const Case& k : cases) {
         for (int alias = 0; alias < 3; ++alias) {
           const std::string r = product_case<S>(B, pivots, k.c, k.ab, sixteen, alias);

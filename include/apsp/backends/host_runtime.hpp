@@ -37,7 +37,7 @@ struct HostBackendRuntime {
     if (options.skip) return {};
     const int threads = ExecSpace().concurrency();
     const std::string key = device_name() + " | " + host_simd::kIsa + " | " + std::to_string(threads) +
-                            " threads on CPUs " + cpu_list(thread_cpus());
+                            " threads on CPUs " + cpu_list(thread_cpus()) + " | " + host_ceiling::kMeasured;
     const std::string where = calibration_cache_path();
     const std::string what = std::string("register add-min (") + host_simd::kIsa + ") on " + std::to_string(threads) +
                              (threads == 1 ? " thread" : " threads");

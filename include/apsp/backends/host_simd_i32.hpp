@@ -119,7 +119,7 @@ struct I32 {
     return r;
 #endif
   }
-  /// Bitwise or (to ask whether any lane of several registers is at least 2^16).
+  /// Bitwise or (to ask whether any lane of several registers is at least 2^15).
   APSP_SIMD_INLINE static Reg bit_or(Reg a, Reg b) {
 #if defined(APSP_SIMD_AVX512)
     return _mm512_or_si512(a, b);
@@ -135,23 +135,24 @@ struct I32 {
     return r;
 #endif
   }
-  /// Each lane v (>= 0) -> min(v, 2^16 - 1) in both of its halves: a U16 broadcast word.
+  /// Each lane v (>= 0) -> min(v, 2^15 - 1) in both of its halves: a U16 broadcast word
+  /// (U16::kCap, the cap of narrowed lanes).
   APSP_SIMD_INLINE static Reg pair16(Reg v) {
 #if defined(APSP_SIMD_AVX512)
-    const __m512i m = _mm512_min_epi32(v, _mm512_set1_epi32(0xffff));
+    const __m512i m = _mm512_min_epi32(v, _mm512_set1_epi32(kCap16));
     return _mm512_or_si512(m, _mm512_slli_epi32(m, 16));
 #elif defined(APSP_SIMD_AVX2)
-    const __m256i m = _mm256_min_epi32(v, _mm256_set1_epi32(0xffff));
+    const __m256i m = _mm256_min_epi32(v, _mm256_set1_epi32(kCap16));
     return _mm256_or_si256(m, _mm256_slli_epi32(m, 16));
 #elif defined(APSP_SIMD_SSE41)
-    const __m128i m = _mm_min_epi32(v, _mm_set1_epi32(0xffff));
+    const __m128i m = _mm_min_epi32(v, _mm_set1_epi32(kCap16));
     return _mm_or_si128(m, _mm_slli_epi32(m, 16));
 #elif defined(APSP_SIMD_NEON)
-    const int32x4_t m = vminq_s32(v, vdupq_n_s32(0xffff));
+    const int32x4_t m = vminq_s32(v, vdupq_n_s32(kCap16));
     return vorrq_s32(m, vshlq_n_s32(m, 16));
 #else
     return each_lane(v, [](int32_t x) {
-      const uint32_t m = x > 0xffff ? 0xffffu : uint32_t(x);
+      const uint32_t m = x > kCap16 ? uint32_t(kCap16) : uint32_t(x);
       return int32_t(m | (m << 16));
     });
 #endif
@@ -177,42 +178,44 @@ struct I32 {
     return any < kLimit;
 #endif
   }
-  APSP_SIMD_INLINE static bool below_2_16(Reg v) { return below<0x10000u>(v); }
-  /// Each lane v: 0 where v is `inf`, 2^16 where v is 2^16 - 1, else v. The or of such
-  /// registers is below 2^16 exactly when every lane is `inf` or below 2^16 - 1 (the blocks of
-  /// C that take 16-bit lanes with INF as 2^16 - 1, solver/host_tiles.hpp).
+  /// Whether every lane is at most 2^15 - 1: held as itself in 16-bit lanes.
+  APSP_SIMD_INLINE static bool below_2_15(Reg v) { return below<0x8000u>(v); }
+  /// Each lane v: 0 where v is `inf`, 2^15 where v is 2^15 - 1, else v. The or of such
+  /// registers is below 2^15 exactly when every lane is `inf` or below 2^15 - 1 (the blocks of
+  /// C that take 16-bit lanes with INF as 2^15 - 1, solver/host_tiles.hpp).
   APSP_SIMD_INLINE static Reg inf_as_zero(Reg v, int32_t inf) {
 #if defined(APSP_SIMD_AVX512)
     const __m512i r =
         _mm512_mask_mov_epi32(v, _mm512_cmpeq_epi32_mask(v, _mm512_set1_epi32(inf)), _mm512_setzero_si512());
-    return _mm512_mask_mov_epi32(r, _mm512_cmpeq_epi32_mask(v, _mm512_set1_epi32(0xffff)), _mm512_set1_epi32(0x10000));
+    return _mm512_mask_mov_epi32(r, _mm512_cmpeq_epi32_mask(v, _mm512_set1_epi32(kCap16)),
+                                 _mm512_set1_epi32(kCap16 + 1));
 #elif defined(APSP_SIMD_AVX2)
     const __m256i r = _mm256_andnot_si256(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(inf)), v);
     return _mm256_or_si256(
-        r, _mm256_and_si256(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(0xffff)), _mm256_set1_epi32(0x10000)));
+        r, _mm256_and_si256(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(kCap16)), _mm256_set1_epi32(kCap16 + 1)));
 #elif defined(APSP_SIMD_SSE41) || defined(APSP_SIMD_SSE2)
     const __m128i r = _mm_andnot_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32(inf)), v);
-    return _mm_or_si128(r, _mm_and_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32(0xffff)), _mm_set1_epi32(0x10000)));
+    return _mm_or_si128(r, _mm_and_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32(kCap16)), _mm_set1_epi32(kCap16 + 1)));
 #elif defined(APSP_SIMD_NEON)
     const int32x4_t r = vbicq_s32(v, vreinterpretq_s32_u32(vceqq_s32(v, vdupq_n_s32(inf))));
-    return vorrq_s32(r, vandq_s32(vreinterpretq_s32_u32(vceqq_s32(v, vdupq_n_s32(0xffff))), vdupq_n_s32(0x10000)));
+    return vorrq_s32(r, vandq_s32(vreinterpretq_s32_u32(vceqq_s32(v, vdupq_n_s32(kCap16))), vdupq_n_s32(kCap16 + 1)));
 #else
-    return each_lane(v, [inf](int32_t x) { return x == inf ? 0 : x == 0xffff ? 0x10000 : x; });
+    return each_lane(v, [inf](int32_t x) { return x == inf ? 0 : x == kCap16 ? kCap16 + 1 : x; });
 #endif
   }
-  /// Each lane 2^16 - 1 (INF in 16-bit lanes, widened) -> `inf`; the others as they are.
+  /// Each lane 2^15 - 1 (INF in 16-bit lanes, widened) -> `inf`; the others as they are.
   APSP_SIMD_INLINE static Reg restore_inf(Reg v, int32_t inf) {
 #if defined(APSP_SIMD_AVX512)
-    return _mm512_mask_mov_epi32(v, _mm512_cmpeq_epi32_mask(v, _mm512_set1_epi32(0xffff)), _mm512_set1_epi32(inf));
+    return _mm512_mask_mov_epi32(v, _mm512_cmpeq_epi32_mask(v, _mm512_set1_epi32(kCap16)), _mm512_set1_epi32(inf));
 #elif defined(APSP_SIMD_AVX2)
-    return _mm256_blendv_epi8(v, _mm256_set1_epi32(inf), _mm256_cmpeq_epi32(v, _mm256_set1_epi32(0xffff)));
+    return _mm256_blendv_epi8(v, _mm256_set1_epi32(inf), _mm256_cmpeq_epi32(v, _mm256_set1_epi32(kCap16)));
 #elif defined(APSP_SIMD_SSE41) || defined(APSP_SIMD_SSE2)
-    const __m128i f = _mm_cmpeq_epi32(v, _mm_set1_epi32(0xffff));
+    const __m128i f = _mm_cmpeq_epi32(v, _mm_set1_epi32(kCap16));
     return _mm_or_si128(_mm_andnot_si128(f, v), _mm_and_si128(f, _mm_set1_epi32(inf)));
 #elif defined(APSP_SIMD_NEON)
-    return vbslq_s32(vceqq_s32(v, vdupq_n_s32(0xffff)), vdupq_n_s32(inf), v);
+    return vbslq_s32(vceqq_s32(v, vdupq_n_s32(kCap16)), vdupq_n_s32(inf), v);
 #else
-    return each_lane(v, [inf](int32_t x) { return x == 0xffff ? inf : x; });
+    return each_lane(v, [inf](int32_t x) { return x == kCap16 ? inf : x; });
 #endif
   }
 };

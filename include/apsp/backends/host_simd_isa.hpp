@@ -3,13 +3,13 @@
 // what both lane types need (host_simd_i32.hpp, host_simd_u16.hpp; host_simd.hpp includes all).
 // These files are the one place where an instruction set is named. The widest registers the
 // build targets:
-//   AVX-512 (F + BW)   64 bytes   vpaddd + vpminsd / vpaddusw + vpminuw on zmm
+//   AVX-512 (F + BW)   64 bytes   vpaddd + vpminsd / vpaddw + vpminuw on zmm
 //   AVX2               32 bytes   the same on ymm
 //   SSE4.1, SSE2       16 bytes   (SSE2: min by compare and blend; no 16-bit lanes)
-//   NEON (AArch64)     16 bytes   add + smin / uqadd + umin
+//   NEON (AArch64)     16 bytes   add + smin / add + umin
 //   anything else      16 bytes   plain C++ on four lanes (and in device passes of GPU builds)
 // Written with each ISA's intrinsics rather than Kokkos SIMD: Kokkos 3.4 has none, and Kokkos 4's
-// has no saturating 16-bit add. Compiler vector types were tried first (host_backend.hpp before
+// has no 16-bit element types. Compiler vector types were tried first (host_backend.hpp before
 // this file): GCC turned the same element loop into scalar code or not depending on the code
 // around it.
 #pragma once
@@ -88,13 +88,16 @@ struct Reg {
 /// Bytes of one vector register; int32 lanes per register.
 constexpr int kBytes = int(sizeof(Reg));
 constexpr int kInts = kBytes / 4;
-/// Whether the ISA has the 16-bit lanes' instructions (saturating add, unsigned min, saturating
-/// narrowing); where not, the host product stays in int32.
+/// Whether the ISA has the 16-bit lanes' instructions (add, unsigned min, saturating narrowing);
+/// where not, the host product stays in int32.
 #if defined(APSP_SIMD_AVX512) || defined(APSP_SIMD_AVX2) || defined(APSP_SIMD_SSE41) || defined(APSP_SIMD_NEON)
 constexpr bool kHas16 = true;
 #else
 constexpr bool kHas16 = false;
 #endif
+/// The largest value a 16-bit lane holds as itself (host_simd_u16.hpp): larger values, and INF,
+/// enter the lanes as this cap, and two capped values sum to at most 2^16 - 2.
+constexpr int32_t kCap16 = 0x7fff;
 
 /// Keeps `r` in a register: the compiler may no longer fold the load that made it into the
 /// instructions that use it (GCC folded each of the B operand's loads into every add, which made

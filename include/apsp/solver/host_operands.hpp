@@ -38,7 +38,7 @@ struct HostOperands {
   /// int32 of one packed A (a32: Bp rows of Bp, a copy; a16: the same as U16 broadcast words)
   /// and of one packed Bk (b32: 2 Bp / NR16 panels of Bp pivots x NR; b16: Bp / NR16 panels of
   /// Bp pivots x NR16 uint16), each followed (16-bit builds) by its "small" flags: per lane type,
-  /// whether every finite entry packed is at most 2^15 - 1 (A: per block row of MR rows; Bk: one).
+  /// whether every finite entry packed is at most 2^14 - 1 (A: per block row of MR rows; Bk: one).
   /// Each a multiple of 16 int32: parts stay 64-byte aligned.
   static constexpr int flag_stride(int B) { return round_up(pitch(B) / MR, 16); }
   static size_t a_ints(int B) {
@@ -48,8 +48,8 @@ struct HostOperands {
     return size_t(pitch(B)) * pitch(B) + (k16 ? size_t(pitch(B)) * pitch(B) / 2 + 16 : 0);
   }
   /// The largest finite entry an operand may hold for a block of C with INF to take 16-bit
-  /// lanes (solver/host_tiles.hpp): two of them sum to at most 2^16 - 2.
-  static constexpr uint32_t kSmallLimit = 0x8000;
+  /// lanes (solver/host_tiles.hpp): two of them sum to at most 2^15 - 2, below INF's 2^15 - 1.
+  static constexpr uint32_t kSmallLimit = 0x4000;
 
   /// Where one product's operands are packed.
   struct Packed {

@@ -4,21 +4,25 @@
 // (include/apsp/backends/host_microkernel.hpp) over every MR x NR block of the target tile, each block kept
 // in vector registers across all the product's pivots (C read and written once).
 //
-// 16-bit lanes where exact, decided per block of C. A block whose entries are all below 2^16
-// runs on uint16 lanes with a saturating add (twice the relaxations per instruction); any other
-// block takes int32 lanes. Why the result is the int32 result: let f(x) = min(x, 2^16 - 1) and
-// s = min(f(a) + f(b), 2^16 - 1) (the saturating add), with a, b >= 0 and c <= 2^16 - 1. If
-// a + b < 2^16 - 1, neither operand is capped and s = a + b. Otherwise s = 2^16 - 1 >= c and
-// a + b >= c, so neither form replaces c. Hence min(c, a + b) = min(c, s) for every relaxation,
-// and as a relaxation never raises c the condition holds to the end of the product.
+// 16-bit lanes where exact, decided per block of C. A block whose entries are all at most
+// 2^15 - 1 runs on uint16 lanes (twice the relaxations per instruction); any other block takes
+// int32 lanes. Values enter the lanes capped: f(x) = min(x, 2^15 - 1), for C and for both
+// operands (host_simd_u16.hpp), so a sum s = f(a) + f(b) is at most 2^16 - 2 and the add never
+// wraps. Why the result is the int32 result, for a, b >= 0 and c <= 2^15 - 1: if neither operand
+// is capped, s = a + b; otherwise s >= 2^15 - 1 >= c and a + b > c, so neither form replaces c.
+// Hence min(c, a + b) = min(c, s) for every relaxation, and as a relaxation never raises c the
+// condition holds to the end of the product. (The GPU's 16-bit product rests on the same
+// argument, packed_tiles.hpp; an add that saturates would make the cap needless, but on
+// the CPUs measured it issues at half the rate of the plain add, host_simd_u16.hpp.)
 //
 // A block holding INF (unreachable pairs: early rounds, graphs of several components) takes
-// 16-bit lanes too where its other entries are below 2^16 - 1 and every finite entry of the
-// operands it meets is at most 2^15 - 1 (flags set as they are packed, host_operands.hpp). INF
-// narrows to 2^16 - 1, in C and in the operands. Then two finite operands sum to at most
-// 2^16 - 2, exactly; an INF operand saturates the sum to 2^16 - 1, which replaces nothing, as in
-// int32 (INF + b >= INF >= c); a finite c stays below 2^16 - 1 and an INF c becomes the exact
-// finite sum or stays 2^16 - 1. So 2^16 - 1 at the end means INF, and is widened back to it.
+// 16-bit lanes too where its other entries are below 2^15 - 1 and every finite entry of the
+// operands it meets is at most 2^14 - 1 (flags set as they are packed, host_operands.hpp). INF
+// narrows to 2^15 - 1, in C and in the operands. Then two finite operands sum to at most
+// 2^15 - 2, exactly; a sum with an INF operand is 2^15 - 1 or more, which replaces nothing, as in
+// int32 (INF + b >= INF >= c): not a finite c (below 2^15 - 1), and not an INF c (2^15 - 1);
+// an INF c becomes the exact finite sum or stays 2^15 - 1. So 2^15 - 1 at the end means INF, and
+// is widened back to it.
 //
 // Blocks go row by row, left to right (C's rows stream from memory). Operands come packed for
 // the whole round (phase 3), or are packed into team scratch when a block first needs them in
@@ -176,7 +180,7 @@ struct HostTiles {
           any = I32::bit_or(any, I32::bit_or(lo[i][v], hi[i][v]));
         }
       if constexpr (k16) {
-        if (I32::below_2_16(any)) return relax16(corner, cld, i0, j0, lo, hi, false);
+        if (I32::below_2_15(any)) return relax16(corner, cld, i0, j0, lo, hi, false);
         if (with_inf(corner, cld, i0)) return relax16(corner, cld, i0, j0, lo, hi, true);
       }
       need<false>(i0);
@@ -185,8 +189,8 @@ struct HostTiles {
       return false;
     }
 
-    /// Whether a block that fails the first test takes 16-bit lanes with INF as 2^16 - 1: its
-    /// entries are INF or below 2^16 - 1, and the operands it meets are small (HostOperands).
+    /// Whether a block that fails the first test takes 16-bit lanes with INF as 2^15 - 1: its
+    /// entries are INF or below 2^15 - 1, and the operands it meets are small (HostOperands).
     /// The int32 operands' flags filter first (packed anyway for the int32 path); the 16-bit
     /// operands' flags decide, since in phase 2 the two may be packed at different times.
     /// (Out of line, reading the block again: the int32 path keeps the registers it had.)
@@ -197,12 +201,12 @@ struct HostTiles {
       for (int i = 0; i < MR; ++i)
         for (int v = 0; v < 2 * NV; ++v)
           finite = I32::bit_or(finite, I32::inf_as_zero(I32::loadu(corner + i * cld + v * W), kInf));
-      if (!I32::below_2_16(finite)) return false;
+      if (!I32::below_2_15(finite)) return false;
       need<true>(i0);
       return s.small(true, i0);
     }
 
-    /// Block (i0, j0) in 16-bit lanes; `inf`: its INF lanes (2^16 - 1 after narrowing) back to INF.
+    /// Block (i0, j0) in 16-bit lanes; `inf`: its INF lanes (2^15 - 1 after narrowing) back to INF.
     bool relax16(int32_t* corner, int64_t cld, int i0, int j0, Reg (&lo)[MR][NV], Reg (&hi)[MR][NV], bool inf) {
       need<true>(i0);
       host_simd::MicroTile<U16, MR, NV> t;
