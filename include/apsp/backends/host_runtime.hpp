@@ -30,14 +30,20 @@ struct HostBackendRuntime {
       if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
     return "CPU";
   }
+  /// Whether the product has 16-bit lanes (and the ceiling a 16-bit rate).
+  static constexpr bool kLanes16 = BackendTraits<ExecSpace>::kHostLanes16;
   /// The register-resident add-min on every thread of the run (report/ceiling.hpp), in the
   /// lane types the product uses: measured (about 0.1 s each, best of four windows) where
   /// `measure` and not cached, else taken from the cache; unknown when neither.
   static DeviceCeiling ceiling(const CeilingOptions& options, bool measure) {
     if (options.skip) return {};
     const int threads = ExecSpace().concurrency();
+    // The lane types are part of the key: an int32-only build (-DAPSP_HOST_LANES16=0) stores no
+    // 16-bit rate, and a build with 16-bit lanes that read its entry would take the int32 rate
+    // for the whole ceiling (on the Xeon: "efficiency 1.54").
+    const std::string lanes = kLanes16 ? host_ceiling::kMeasured : "int32 lanes only";
     const std::string key = device_name() + " | " + host_simd::kIsa + " | " + std::to_string(threads) +
-                            " threads on CPUs " + cpu_list(thread_cpus()) + " | " + host_ceiling::kMeasured;
+                            " threads on CPUs " + cpu_list(thread_cpus()) + " | " + lanes;
     const std::string where = calibration_cache_path();
     const std::string what = std::string("register add-min (") + host_simd::kIsa + ") on " + std::to_string(threads) +
                              (threads == 1 ? " thread" : " threads");
@@ -49,7 +55,7 @@ struct HostBackendRuntime {
                                   : "calibrated after the run (first run with these CPUs and threads)"};
     LaneRates r;
     r.int32 = calibrate<host_simd::I32>(threads);
-    if constexpr (BackendTraits<ExecSpace>::kHostLanes16) r.lanes16 = calibrate<host_simd::U16>(threads);
+    if constexpr (kLanes16) r.lanes16 = calibrate<host_simd::U16>(threads);
     store_calibration(key, r);
     return {r, what + ", calibrated now" + (where.empty() ? "" : " (cached in " + where + ")")};
   }
