@@ -4,7 +4,10 @@
 // on one thread and on all (OpenMP), with
 //   registers  every operand in a register: only the add-min instructions (the ceiling);
 //   panels     the host product's own micro-kernel (include/apsp/backends/host_microkernel.hpp) over an
-//              operand panel in L1, C loaded and stored once per pass of `depth` pivots.
+//              operand panel in L1, C loaded and stored once per pass of `depth` pivots;
+//   saturating (x86) the 16-bit registers variant with the saturating add (vpaddusw) that the
+//              product used before: it issues once a cycle on Emerald Rapids and Zen 4, the
+//              plain add twice (not a ceiling: for comparison).
 // Each thread measures its clock first (a chain of dependent adds, one per cycle), so that
 // relaxations per clock per thread can be compared across machines. Built by
 // scripts/cpu_ceiling.sh; prints one line per variant and a summary line per lane type.
@@ -55,6 +58,21 @@ double panels_pass(long passes, int depth) {
   std::free(b);
   return double(passes) * depth * MR * NV * Lanes::W;
 }
+
+#if defined(APSP_SIMD_AVX512) || defined(APSP_SIMD_AVX2)
+// As registers_pass<U16>, with vpaddusw in place of vpaddw.
+double saturating_pass(long steps) {
+  for (long s = 0; s < steps; ++s) {
+#if defined(APSP_SIMD_AVX512)
+    asm volatile(APSP_STEPS24("vpaddusw", "vpminuw")::
+                     : APSP_X16, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm28", "xmm29");
+#else
+    asm volatile(APSP_STEPS("vpaddusw", "vpminuw")::: APSP_X16);
+#endif
+  }
+  return double(steps) * kAcc * U16::W;
+}
+#endif
 
 struct Result {
   double relax_per_s, hz, per_clock_per_thread;
@@ -111,6 +129,12 @@ Variant panels_variant(const char* lanes) {
 template <class Lanes>
 void add_variants(std::vector<Variant>& v, const char* name) {
   v.push_back(registers_variant<Lanes>(name));
+#if defined(APSP_SIMD_AVX512) || defined(APSP_SIMD_AVX2)
+  if constexpr (std::is_same_v<Lanes, U16>)
+    v.push_back({"saturating", name, std::to_string(kAcc) + " acc", [](int threads, double seconds) {
+                   return measure(threads, seconds, 20000, [](long n) { return saturating_pass(n); });
+                 }});
+#endif
   // Blocks of C (rows x registers) that fit the register file with their operands.
 #if defined(APSP_SIMD_AVX512)
   v.push_back(panels_variant<Lanes, 8, 1>(name));
