@@ -65,7 +65,8 @@ double saturating_pass(long steps) {
   for (long s = 0; s < steps; ++s) {
 #if defined(APSP_SIMD_AVX512)
     asm volatile(APSP_STEPS24("vpaddusw", "vpminuw")::
-                     : APSP_X16, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm28", "xmm29");
+                     : APSP_X16, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm28",
+                       "xmm29");
 #else
     asm volatile(APSP_STEPS("vpaddusw", "vpminuw")::: APSP_X16);
 #endif
@@ -135,7 +136,7 @@ void add_variants(std::vector<Variant>& v, const char* name) {
                    return measure(threads, seconds, 20000, [](long n) { return saturating_pass(n); });
                  }});
 #endif
-  // Blocks of C (rows x registers) that fit the register file with their operands.
+    // Blocks of C (rows x registers) that fit the register file with their operands.
 #if defined(APSP_SIMD_AVX512)
   v.push_back(panels_variant<Lanes, 8, 1>(name));
   v.push_back(panels_variant<Lanes, 8, 2>(name));
