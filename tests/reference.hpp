@@ -143,19 +143,25 @@ inline void write_graph(const std::string& path, const Graph& g) {
 }
 
 /// The blocked solver on ExecSpace, through the real file reader; the V x V result on the host.
-template <class ExecSpace>
-std::vector<int32_t> blocked_apsp(const Graph& g, int block) {
+/// `solve(d)`: how the rounds run (BlockedFloydWarshall::solve by default).
+template <class ExecSpace, class Solve>
+std::vector<int32_t> blocked_apsp(const Graph& g, int block, Solve&& solve) {
   TempDir dir;
   write_graph(dir.file("g.bin"), g);
   const GraphFile file = GraphFile::open(dir.file("g.bin"));
   DistanceMatrix<ExecSpace> d(g.vertices, block);
   initialise_from_edges(d, file);
-  BlockedFloydWarshall<ExecSpace>::solve(d);
+  solve(d);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.data);
   std::vector<int32_t> out(size_t(int64_t(g.vertices) * g.vertices));
   for (int64_t i = 0; i < g.vertices; ++i)
     for (int64_t j = 0; j < g.vertices; ++j) out[size_t(i * g.vertices + j)] = h(i * d.n + j);
   return out;
+}
+template <class ExecSpace>
+std::vector<int32_t> blocked_apsp(const Graph& g, int block) {
+  return blocked_apsp<ExecSpace>(g, block,
+                                 [](const DistanceMatrix<ExecSpace>& d) { BlockedFloydWarshall<ExecSpace>::solve(d); });
 }
 
 }  // namespace apsp::test

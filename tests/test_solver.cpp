@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "apsp/check/verify.hpp"
+#include "apsp/solver/lane_tally.hpp"
 #include "backends_under_test.hpp"
 #include "reference.hpp"
 
@@ -75,6 +76,41 @@ TYPED_TEST(Solver, OtherBlockSizes) {
   for (int b : {step, 2 * step, 4 * step}) {
     SCOPED_TRACE("B=" + std::to_string(b));
     TestFixture::check(random_graph(3 * b + 5, 0.05, 0, 1000, 11), b);
+  }
+}
+
+// The CPU's round driver for many threads (solver/host_rounds.hpp), which solve() takes only
+// from kHostRoundsFromThreads threads on, called directly (these tests run at 1 and 2 threads):
+// against the naive references, and with the same count of 16-bit relaxations as the separate
+// kernels (the same products, so the same per-block decisions). Sparse graphs: unreachable
+// pairs, so blocks holding INF too; B = 16 gives many rounds and, at V = 1 and 16, one tile.
+TYPED_TEST(Solver, HostRoundsMatchTheReference) {
+  using Fw = BlockedFloydWarshall<TypeParam>;
+  if constexpr (!Impl::TileOps<TypeParam>::kPacksRounds) {
+    GTEST_SKIP() << "not a CPU backend";
+  } else {
+    const int step = BackendTraits<TypeParam>::kBlockMultiple;
+    for (int b : {step, 4 * step})
+      for (int v : {1, b, b + 1, 2 * b + 3, 5 * b - 1, 9 * b + 2}) {
+        SCOPED_TRACE("V=" + std::to_string(v) + " B=" + std::to_string(b));
+        const Graph g = random_graph(v, v < 64 ? 0.2 : 6.0 / v, 0, 1000, 17 + uint32_t(v));
+        int64_t lanes[2] = {0, 0};
+        const auto got = blocked_apsp<TypeParam>(g, b, [&](const DistanceMatrix<TypeParam>& d) {
+          LaneTally<TypeParam> tally;
+          Fw::solve_host_rounds(
+              d, [](int, int) {}, tally.slots());
+          lanes[0] = tally.total();
+        });
+        EXPECT_EQ(first_difference(got, naive_apsp(g), v), "");
+        const auto kernels = blocked_apsp<TypeParam>(g, b, [&](const DistanceMatrix<TypeParam>& d) {
+          LaneTally<TypeParam> tally;
+          Fw::solve_with_lookahead(
+              d, [](int, int) {}, tally.slots());
+          lanes[1] = tally.total();
+        });
+        EXPECT_EQ(first_difference(got, kernels, v), "");
+        EXPECT_EQ(lanes[0], lanes[1]);
+      }
   }
 }
 

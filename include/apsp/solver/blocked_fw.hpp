@@ -23,6 +23,7 @@
 #include "apsp/backends/backend_traits.hpp"
 #include "apsp/solver/block_size.hpp"
 #include "apsp/solver/distance_matrix.hpp"
+#include "apsp/solver/host_rounds.hpp"
 #include "apsp/solver/phase_kernels.hpp"
 #include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/row_block.hpp"
@@ -66,7 +67,12 @@ class BlockedFloydWarshall {
   /// one after another with a fence after each.
   template <class AfterRound>
   static void solve(const Matrix& d, PhaseSeconds* phases, AfterRound&& after_round, int64_t* lanes16 = nullptr) {
-    if (phases == nullptr) return solve_with_lookahead(d, after_round, lanes16);
+    if (phases == nullptr) {
+      if constexpr (Ops::kPacksRounds)
+        if (ExecSpace().concurrency() >= Impl::kHostRoundsFromThreads)
+          return solve_host_rounds(d, after_round, lanes16);
+      return solve_with_lookahead(d, after_round, lanes16);
+    }
     const Block rb = whole(d);
     const RoundOps round_ops(rb);
     const int rounds = d.blocks();
@@ -79,6 +85,17 @@ class BlockedFloydWarshall {
       after_round(k + 1, rounds);
     }
     ExecSpace().fence();
+  }
+
+  /// (CPU backends) Every round as Impl::HostRounds runs them: round k + 1's phases 1 and 2 among
+  /// round k's phase-3 tiles, in one kernel per round (solve() takes this from
+  /// kHostRoundsFromThreads threads on).
+  template <class AfterRound>
+  static void solve_host_rounds(const Matrix& d, AfterRound&& after_round, int64_t* lanes16 = nullptr) {
+    if constexpr (Ops::kPacksRounds) {
+      const RoundOps round_ops(whole(d));
+      Impl::HostRounds<ExecSpace, Ops>::solve(whole(d), round_ops, after_round, lanes16);
+    }
   }
 
   /// One round: the three phases for pivot block k, enqueued in order.

@@ -192,26 +192,40 @@ class RoundOperands {
     int64_t n;
     int B, k, rows, pivots;
     KOKKOS_INLINE_FUNCTION void operator()(const int t) const {
-      if (t < rows)
-        Ops::pack_a(p.a + t * p.a_ints, rows_base + int64_t(t) * B * n + int64_t(k) * B, n, B, pivots);
-      else
-        Ops::pack_bk(p.bk + (t - rows) * p.bk_ints, pivot_row + int64_t(t - rows) * B, n, B, pivots);
+      pack_one(p, rows_base, pivot_row, n, B, k, rows, pivots, t);
     }
   };
 
   PackedRound pack_now(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
-    const int B = rb.block, nb = int(rb.n / B), rows = rb.row_tiles;
-    const PackedRound p{storage_.data(),
-                        storage_.data() + rows * int64_t(Ops::a_ints(B)),
-                        int64_t(Ops::a_ints(B)),
-                        int64_t(Ops::bk_ints(B)),
-                        rb.vertices,
-                        rb.first_tile};
-    Kokkos::parallel_for("apsp::round_operands", Kokkos::RangePolicy<ExecSpace>(exec, 0, rows + nb),
-                         PackKernel{p, rb.rows, pivot_row, rb.n, B, k, rows, rb.pivots(k)});
+    const PackedRound p = layout(rb);
+    const int rows = rb.row_tiles;
+    Kokkos::parallel_for("apsp::round_operands", Kokkos::RangePolicy<ExecSpace>(exec, 0, rows + int(rb.n / rb.block)),
+                         PackKernel{p, rb.rows, pivot_row, rb.n, rb.block, k, rows, rb.pivots(k)});
     return p;
   }
 
+ public:
+  /// (kPacksRounds) Where the operands of the rows of `rb` go, packed by nothing yet.
+  PackedRound layout(const RowBlock& rb) const {
+    const int B = rb.block;
+    return PackedRound{storage_.data(),
+                       storage_.data() + rb.row_tiles * int64_t(Ops::a_ints(B)),
+                       int64_t(Ops::a_ints(B)),
+                       int64_t(Ops::bk_ints(B)),
+                       rb.vertices,
+                       rb.first_tile};
+  }
+  /// (kPacksRounds) Packs operand t of round k into `p`: tile (t, k) of the `rows` tile rows
+  /// at `rows_base` for t < rows, else tile (k, t - rows) of the pivot row block.
+  KOKKOS_INLINE_FUNCTION static void pack_one(const PackedRound& p, const int32_t* rows_base, const int32_t* pivot_row,
+                                              int64_t n, int B, int k, int rows, int pivots, int t) {
+    if (t < rows)
+      Ops::pack_a(p.a + t * p.a_ints, rows_base + int64_t(t) * B * n + int64_t(k) * B, n, B, pivots);
+    else
+      Ops::pack_bk(p.bk + (t - rows) * p.bk_ints, pivot_row + int64_t(t - rows) * B, n, B, pivots);
+  }
+
+ private:
   Kokkos::View<int32_t*, typename ExecSpace::memory_space> storage_;
 };
 

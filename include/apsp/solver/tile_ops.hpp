@@ -132,13 +132,34 @@ struct TileOps {
     } else {
       (void)marks;
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)  // host code, absent from device passes
-      return HostTiles<Traits>::product(c, a, bk, ld, B, pivots, scratch(team, product_ints(B))) *
-             HostTiles<Traits>::block_relaxations(pivots);
+      return host_product(c, a, bk, ld, B, pivots, scratch(team, product_ints(B)));
 #else
       (void)team, (void)c, (void)a, (void)bk, (void)ld, (void)B, (void)pivots;
       return 0;
 #endif
     }
+  }
+
+  // The CPU's product and closure with scratch the caller took once (host_rounds.hpp runs many
+  // of them in one worker). Host code: empty in device passes, as the rest of the CPU's path.
+  static size_t host_scratch_ints(int B) {
+    return product_ints(B) > closure_ints(B) ? product_ints(B) : closure_ints(B);
+  }
+  static int64_t host_product(int32_t* c, const int32_t* a, const int32_t* bk, int64_t ld, int B, int pivots,
+                              int32_t* scratch) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    return HostTiles<Traits>::product(c, a, bk, ld, B, pivots, scratch) * HostTiles<Traits>::block_relaxations(pivots);
+#else
+    (void)c, (void)a, (void)bk, (void)ld, (void)B, (void)pivots, (void)scratch;
+    return 0;
+#endif
+  }
+  static void host_close(int32_t* t, int64_t ld, int B, int pivots, int32_t* scratch) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    HostTiles<Traits>::close(t, ld, B, pivots, scratch);
+#else
+    (void)t, (void)ld, (void)B, (void)pivots, (void)scratch;
+#endif
   }
 
   // The CPU's round packing (kPacksRounds): the sizes and the packing of one A operand (tile
@@ -167,6 +188,15 @@ struct TileOps {
   KOKKOS_FORCEINLINE_FUNCTION static int64_t packed_product(const Member& /*team*/, int32_t* c, int64_t ld, int B,
                                                             int pivots, const PackedRound& round, int i, int j) {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    return host_packed_product(c, ld, B, pivots, round, i, j);
+#else
+    (void)c, (void)ld, (void)B, (void)pivots, (void)round, (void)i, (void)j;
+    return 0;
+#endif
+  }
+  static int64_t host_packed_product(int32_t* c, int64_t ld, int B, int pivots, const PackedRound& round, int i,
+                                     int j) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     return HostTiles<Traits>::product(
                c, ld, round.extent(round.first_tile + i, B), round.extent(j, B), pivots,
                typename HostTiles<Traits>::Packed(B, round.a + i * round.a_ints, round.bk + j * round.bk_ints)) *
@@ -184,7 +214,7 @@ struct TileOps {
       RegisterTiles<Traits>::close(team, t, ld, B, pivots, scratch(team, closure_ints(B)));
     } else {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-      HostTiles<Traits>::close(t, ld, B, pivots, scratch(team, closure_ints(B)));
+      host_close(t, ld, B, pivots, scratch(team, closure_ints(B)));
 #else
       (void)team, (void)t, (void)ld, (void)B, (void)pivots;
 #endif

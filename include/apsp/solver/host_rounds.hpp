@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The round driver of the CPU backends (Ops::kPacksRounds) on one process: the three phases of
+// blocked_fw.hpp, with round k + 1's phases 1 and 2 run beside round k's phase 3 by the same
+// threads. On a CPU every team is one thread and a round's phases are a few hundred tiles; as
+// separate kernels, phase 1 (one tile) left every thread but one waiting, and phase 2 (2 (nb - 1)
+// tiles) a part of them in its last wave: 15-16 % of the solve on the 16-vCPU Xeon, V = 6000,
+// B = 256 (docs/results.md). So each round is one kernel whose threads take work items from one
+// counter, in this order; an item whose inputs another item writes waits for that item's flag:
+//   1. pack round k's operands, one tile each (round_operands.hpp; phase 2 of round k is done);
+//   2. the pivot of round k + 1: tile (k + 1, k + 1)'s phase-3 update of round k, then its
+//      closure (phase 1 of round k + 1); waits for the two packed operands it reads;
+//   3. the rest of tile row and column k + 1 (phase 3 of round k), each waiting for its operands;
+//   4. the first of the other phase-3 tiles of round k (2 per thread: time for item 2);
+//   5. phase 2 of round k + 1, each tile waiting for the pivot and for its own item 3;
+//   6. the rest of round k's phase-3 tiles, in one contiguous share per thread (row by row, so
+//      that a thread's tiles share their A operand, as Kokkos' dynamic schedule hands out a
+//      league); a thread done with its share takes tiles from the others'. (From the one counter,
+//      the threads' tiles interleaved, and 2 threads on the Xeon solved 15 % slower.)
+// An item waits only for items taken before it, which threads work on, so the earliest
+// unfinished item always runs: no wait is endless, whatever the thread count (one thread runs
+// the items in order). The kernel's end orders one round before the next. Round -1 is phases 1
+// and 2 of round 0 alone; the last round has no round k + 1.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "apsp/solver/lane_tally.hpp"
+#include "apsp/solver/round_operands.hpp"
+#include "apsp/solver/row_block.hpp"
+
+namespace apsp::Impl {
+
+/// From how many threads on BlockedFloydWarshall::solve takes this driver. Measured on the
+/// 16-vCPU Xeon (one call, interleaved, V = 6000 unless said, B = 256; docs/results.md): solve
+/// time against the separate kernels 0.910 at 16 threads (0.951 at V = 10000), 0.990 at 8,
+/// 0.981 at 2; on the 2-vCPU EPYC at 2 threads 0.99 to 1.10 from one spell to the next (the
+/// shared host's slow spells hurt it more). Below 8 threads the idle time it removes is small.
+inline constexpr int kHostRoundsFromThreads = 8;
+
+/// A thread's wait for another thread's item: spin briefly, then give the CPU away (with more
+/// threads than CPUs the item waited for may need this one).
+inline void wait_for(const std::atomic<int>& flag, int stamp) {
+  for (int spins = 0; flag.load(std::memory_order_acquire) != stamp; ++spins) {
+    if (spins < 64) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#elif defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#elif defined(__aarch64__)
+      asm volatile("yield");
+#endif
+    } else {
+      std::this_thread::yield();
+    }
+  }
+}
+
+/// `Ops`: the CPU's tile operations (TileOps with kPacksRounds).
+template <class ExecSpace, class Ops>
+class HostRounds {
+ public:
+  using RoundOps = RoundOperands<ExecSpace, Ops>;
+
+  /// Every round on the whole matrix `rb` (one process), with the round's operands packed into
+  /// `round_ops`; after_round(done, rounds) after each round, as BlockedFloydWarshall::solve.
+  template <class AfterRound>
+  static void solve(const RowBlock& rb, const RoundOps& round_ops, AfterRound&& after_round, int64_t* lanes16) {
+    const int nb = int(rb.n / rb.block);
+    const int workers = ExecSpace().concurrency();
+    Flags flags(nb, workers);
+    const int64_t stride = (int64_t(Ops::host_scratch_ints(rb.block)) + 15) / 16 * 16;  // 64-byte multiples
+    const Kokkos::View<int32_t*, Kokkos::HostSpace> scratch(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::host_round_scratch")),
+        size_t(stride * workers + 16));
+    Scratch s{scratch.data() + (16 - reinterpret_cast<uintptr_t>(scratch.data()) % 64 / 4) % 16, stride, workers};
+    run(rb, round_ops, -1, flags, s, lanes16);
+    for (int k = 0; k < nb; ++k) {
+      run(rb, round_ops, k, flags, s, lanes16);
+      after_round(k + 1, nb);
+    }
+  }
+
+ private:
+  /// Each worker's scratch for the products that pack their own operands (phase 2) and the
+  /// closure: `ints` apiece from `base`, 64-byte aligned.
+  struct Scratch {
+    int32_t* base;
+    int64_t ints;
+    int workers;
+  };
+
+  /// A worker's share of item 6: items [next, end), which others may take too.
+  struct alignas(64) Share {
+    std::atomic<int> next{0};
+    int end = 0;
+  };
+
+  /// Each item's flag holds the stamp of the last round that finished it.
+  struct Flags {
+    explicit Flags(int nb, int workers)
+        : shares(new Share[size_t(workers)]),
+          next(0),
+          pivot(0),
+          a(new std::atomic<int>[size_t(nb)]),
+          bk(new std::atomic<int>[size_t(nb)]),
+          row(new std::atomic<int>[size_t(nb)]),
+          column(new std::atomic<int>[size_t(nb)]) {
+      for (int t = 0; t < nb; ++t) a[t] = bk[t] = row[t] = column[t] = 0;
+    }
+    std::unique_ptr<Share[]> shares;                  ///< item 6, split among the workers
+    std::atomic<int> next, pivot;                     ///< the next item to take; the pivot's closure (item 2)
+    std::unique_ptr<std::atomic<int>[]> a, bk;        ///< operand t packed (item 1)
+    std::unique_ptr<std::atomic<int>[]> row, column;  ///< tile (k + 1, t) / (t, k + 1) updated (item 3)
+  };
+
+  /// Round k's kernel (k = -1: phases 1 and 2 of round 0 only).
+  struct RoundKernel {
+    RowBlock rb;
+    PackedRound packed;
+    Flags* flags;
+    int32_t* scratch_base;  ///< scratch_ints per worker
+    int64_t scratch_ints;
+    int64_t* lanes16;
+    int k, q;                  ///< this round; the next one, or -1
+    int stamp;                 ///< k + 2: what this round's items write into their flags
+    int nb, lead;              ///< tiles per side; phase-3 tiles before phase 2 (item 4)
+    int packs, crosses, rest;  ///< items 1, 3 and 4 + 6
+    int total;
+    int shared, workers;  ///< items [0, shared) from flags->next, the rest from the workers' shares
+
+    int32_t* tile(int i, int j) const { return rb.rows + int64_t(i) * rb.block * rb.n + int64_t(j) * rb.block; }
+    void done(std::atomic<int>& flag) const { flag.store(stamp, std::memory_order_release); }
+
+    void operator()(int worker) const {
+      int32_t* scratch = scratch_base + int64_t(worker) * scratch_ints;
+      int64_t sixteen = 0;
+      for (int item = flags->next.fetch_add(1); item < shared; item = flags->next.fetch_add(1))
+        sixteen += run(item, scratch);
+      // Item 6 in contiguous shares, row by row: a worker's tiles share their A operand (as
+      // Kokkos' dynamic schedule hands out a league), then it helps the others with theirs.
+      for (int w = 0; w < workers; ++w) {
+        Share& share = flags->shares[(worker + w) % workers];
+        for (int item = share.next.fetch_add(1); item < share.end; item = share.next.fetch_add(1))
+          sixteen += run(item, scratch);
+      }
+      if (lanes16 != nullptr && sixteen > 0) Kokkos::atomic_add(&lanes16[worker % kLaneTallySlots], sixteen);
+    }
+
+    /// Item `item` (the order at the top of the file). Returns its relaxations in 16-bit lanes.
+    int64_t run(int item, int32_t* scratch) const {
+      if (item < packs) {  // 1
+        RoundOps::pack_one(packed, rb.rows, rb.tile_row(k), rb.n, rb.block, k, nb, rb.pivots(k), item);
+        done(item < nb ? flags->a[item] : flags->bk[item - nb]);
+        return 0;
+      }
+      item -= packs;
+      const bool next = q >= 0;
+      if (next && item == 0) {  // 2
+        int64_t sixteen = 0;
+        if (k >= 0) sixteen = phase3(q, q);
+        Ops::host_close(tile(q, q), rb.n, rb.block, rb.pivots(q), scratch);
+        done(flags->pivot);
+        return sixteen;
+      }
+      item -= int(next);
+      if (item < crosses) {  // 3: (q, j), j != k, q; then (i, q), i != k, q
+        const bool in_row = item < crosses / 2;
+        int t = in_row ? item : item - crosses / 2;
+        t += t >= k;
+        t += t >= q;  // q = k + 1
+        const int64_t sixteen = in_row ? phase3(q, t) : phase3(t, q);
+        done(in_row ? flags->row[t] : flags->column[t]);
+        return sixteen;
+      }
+      item -= crosses;
+      const int phase2 = next ? 2 * (nb - 1) : 0;
+      if (item >= lead && item < lead + phase2) return phase2_tile(item - lead, scratch);  // 5
+      return phase3_rest(item < lead ? item : item - phase2);                              // 4, 6
+    }
+
+    /// Phase 3 of round k on tile (i, j), once its packed operands are there.
+    int64_t phase3(int i, int j) const {
+      wait_for(flags->a[i], stamp);
+      wait_for(flags->bk[j], stamp);
+      return Ops::host_packed_product(tile(i, j), rb.n, rb.block, rb.pivots(k), packed, i, j);
+    }
+
+    /// The r-th phase-3 tile of round k off tile row and column k (and q = k + 1, if any).
+    int64_t phase3_rest(int r) const {
+      const int side = nb - 1 - int(q >= 0);
+      int i = r / side, j = r % side;
+      i += i >= k;
+      j += j >= k;
+      if (q >= 0) {
+        i += i >= q;
+        j += j >= q;
+      }
+      return phase3(i, j);
+    }
+
+    /// Phase 2 of round q: tiles (q, j), j != q, then (i, q), i != q, through the closed pivot.
+    int64_t phase2_tile(int p, int32_t* scratch) const {
+      const bool in_row = p < nb - 1;
+      int t = in_row ? p : p - (nb - 1);
+      t += t >= q;
+      wait_for(flags->pivot, stamp);
+      if (k >= 0 && t != k) wait_for(in_row ? flags->row[t] : flags->column[t], stamp);
+      int32_t* pivot = tile(q, q);
+      int32_t* c = in_row ? tile(q, t) : tile(t, q);
+      return Ops::host_product(c, in_row ? pivot : c, in_row ? c : pivot, rb.n, rb.block, rb.pivots(q), scratch);
+    }
+  };
+
+  static void run(const RowBlock& rb, const RoundOps& round_ops, int k, Flags& flags, const Scratch& s,
+                  int64_t* lanes16) {
+    const int nb = int(rb.n / rb.block), q = k + 1 < nb ? k + 1 : -1, threads = s.workers;
+    const int packs = k >= 0 ? 2 * nb : 0;
+    const int crosses = k >= 0 && q >= 0 ? 2 * (nb - 2) : 0;
+    const int rest = k < 0 ? 0 : q >= 0 ? (nb - 2) * (nb - 2) : (nb - 1) * (nb - 1);
+    const int lead = rest < 2 * threads ? rest : 2 * threads;
+    const int total = packs + int(q >= 0) + crosses + (q >= 0 ? 2 * (nb - 1) : 0) + rest;
+    const int shared = total - (rest - lead);
+    for (int w = 0; w < threads; ++w) {
+      flags.shares[w].next = shared + int(int64_t(total - shared) * w / threads);
+      flags.shares[w].end = shared + int(int64_t(total - shared) * (w + 1) / threads);
+    }
+    flags.next = 0;
+    RoundKernel r{};
+    r.rb = rb, r.packed = round_ops.layout(rb), r.flags = &flags, r.lanes16 = lanes16;
+    r.scratch_base = s.base, r.scratch_ints = s.ints, r.workers = threads;
+    r.k = k, r.q = q, r.stamp = k + 2, r.nb = nb, r.lead = lead;
+    r.packs = packs, r.crosses = crosses, r.rest = rest, r.total = total, r.shared = shared;
+    Kokkos::parallel_for("apsp::host_round", Kokkos::RangePolicy<ExecSpace>(0, threads), r);
+  }
+};
+
+}  // namespace apsp::Impl
