@@ -31,6 +31,7 @@
 #include <thread>
 
 #include "apsp/solver/lane_tally.hpp"
+#include "apsp/solver/phase_kernels.hpp"
 #include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/row_block.hpp"
 
@@ -126,15 +127,19 @@ class HostRounds {
     int32_t* scratch_base;  ///< scratch_ints per worker
     int64_t scratch_ints;
     int64_t* lanes16;
-    int k, q;                  ///< this round; the next one, or -1
-    int stamp;                 ///< k + 2: what this round's items write into their flags
-    int nb, lead;              ///< tiles per side; phase-3 tiles before phase 2 (item 4)
-    int packs, crosses, rest;  ///< items 1, 3 and 4 + 6
-    int total;
-    int shared, workers;  ///< items [0, shared) from flags->next, the rest from the workers' shares
+    int k, q;                             ///< this round; the next one, or -1
+    int nb, lead;                         ///< tiles per side; phase-3 tiles before phase 2 (item 4)
+    int packs, crosses;                   ///< items 1 and 3
+    int shared, workers;                  ///< items [0, shared) from flags->next, the rest from the workers' shares
+    RemainingTiles<int32_t> rest;         ///< items 4 and 6: phase 3 off rows and columns k (and q)
+    PivotRowColumnTiles<int32_t> phase2;  ///< item 5: phase 2 of round q
+
+    /// What this round's items write into their flags (round -1 writes 1).
+    int stamp() const { return k + 2; }
+    int phase2_tiles() const { return phase2.row_teams() + phase2.column_teams(); }
 
     int32_t* tile(int i, int j) const { return rb.rows + int64_t(i) * rb.block * rb.n + int64_t(j) * rb.block; }
-    void done(std::atomic<int>& flag) const { flag.store(stamp, std::memory_order_release); }
+    void done(std::atomic<int>& flag) const { flag.store(stamp(), std::memory_order_release); }
 
     void operator()(int worker) const {
       int32_t* scratch = scratch_base + int64_t(worker) * scratch_ints;
@@ -178,38 +183,31 @@ class HostRounds {
         return sixteen;
       }
       item -= crosses;
-      const int phase2 = next ? 2 * (nb - 1) : 0;
-      if (item >= lead && item < lead + phase2) return phase2_tile(item - lead, scratch);  // 5
-      return phase3_rest(item < lead ? item : item - phase2);                              // 4, 6
+      if (item >= lead && item < lead + phase2_tiles()) return phase2_tile(item - lead, scratch);  // 5
+      return phase3_rest(item < lead ? item : item - phase2_tiles());                              // 4, 6
     }
 
     /// Phase 3 of round k on tile (i, j), once its packed operands are there.
     int64_t phase3(int i, int j) const {
-      wait_for(flags->a[i], stamp);
-      wait_for(flags->bk[j], stamp);
+      wait_for(flags->a[i], stamp());
+      wait_for(flags->bk[j], stamp());
       return Ops::host_packed_product(tile(i, j), rb.n, rb.block, rb.pivots(k), packed, i, j);
     }
 
     /// The r-th phase-3 tile of round k off tile row and column k (and q = k + 1, if any).
     int64_t phase3_rest(int r) const {
-      const int side = nb - 1 - int(q >= 0);
-      int i = r / side, j = r % side;
-      i += i >= k;
-      j += j >= k;
-      if (q >= 0) {
-        i += i >= q;
-        j += j >= q;
-      }
+      int i, j;
+      rest.tile_of(r, i, j);
       return phase3(i, j);
     }
 
-    /// Phase 2 of round q: tiles (q, j), j != q, then (i, q), i != q, through the closed pivot.
+    /// Phase 2 of round q on team p's tile of it (PivotRowColumnTiles), through the closed pivot.
     int64_t phase2_tile(int p, int32_t* scratch) const {
-      const bool in_row = p < nb - 1;
-      int t = in_row ? p : p - (nb - 1);
-      t += t >= q;
-      wait_for(flags->pivot, stamp);
-      if (k >= 0 && t != k) wait_for(in_row ? flags->row[t] : flags->column[t], stamp);
+      bool in_row;
+      int t;
+      phase2.tile_of(p, in_row, t);
+      wait_for(flags->pivot, stamp());
+      if (k >= 0 && t != k) wait_for(in_row ? flags->row[t] : flags->column[t], stamp());
       int32_t* pivot = tile(q, q);
       int32_t* c = in_row ? tile(q, t) : tile(t, q);
       return Ops::host_product(c, in_row ? pivot : c, in_row ? c : pivot, rb.n, rb.block, rb.pivots(q), scratch);
@@ -219,22 +217,25 @@ class HostRounds {
   static void run(const RowBlock& rb, const RoundOps& round_ops, int k, Flags& flags, const Scratch& s,
                   int64_t* lanes16) {
     const int nb = int(rb.n / rb.block), q = k + 1 < nb ? k + 1 : -1, threads = s.workers;
-    const int packs = k >= 0 ? 2 * nb : 0;
-    const int crosses = k >= 0 && q >= 0 ? 2 * (nb - 2) : 0;
-    const int rest = k < 0 ? 0 : q >= 0 ? (nb - 2) * (nb - 2) : (nb - 1) * (nb - 1);
-    const int lead = rest < 2 * threads ? rest : 2 * threads;
-    const int total = packs + int(q >= 0) + crosses + (q >= 0 ? 2 * (nb - 1) : 0) + rest;
-    const int shared = total - (rest - lead);
-    for (int w = 0; w < threads; ++w) {
-      flags.shares[w].next = shared + int(int64_t(total - shared) * w / threads);
-      flags.shares[w].end = shared + int(int64_t(total - shared) * (w + 1) / threads);
-    }
-    flags.next = 0;
     RoundKernel r{};
     r.rb = rb, r.packed = round_ops.layout(rb), r.flags = &flags, r.lanes16 = lanes16;
     r.scratch_base = s.base, r.scratch_ints = s.ints, r.workers = threads;
-    r.k = k, r.q = q, r.stamp = k + 2, r.nb = nb, r.lead = lead;
-    r.packs = packs, r.crosses = crosses, r.rest = rest, r.total = total, r.shared = shared;
+    r.k = k, r.q = q, r.nb = nb;
+    r.packs = k >= 0 ? 2 * nb : 0;
+    r.crosses = k >= 0 && q >= 0 ? 2 * (nb - 2) : 0;
+    // Phase 3 of round k off tile rows and columns k and q (skip 2), or k alone in the last round.
+    // Only their tile_of() is used: the pointers and counts the kernels would need stay empty.
+    r.rest = {rb.rows, nullptr, rb.n, rb.block, k, nb, rb.k_local(k), q >= 0 ? 2 : 1, 0, {}, nullptr};
+    r.phase2 = {rb.rows, nullptr, rb.n, rb.block, q, nb, rb.row_tiles, rb.k_local(q), q >= 0, q >= 0, 0, nullptr, {}};
+    const int rest = k >= 0 ? (nb - r.rest.skip) * (nb - r.rest.skip) : 0;
+    r.lead = rest < 2 * threads ? rest : 2 * threads;
+    const int total = r.packs + int(q >= 0) + r.crosses + r.phase2_tiles() + rest;
+    r.shared = total - (rest - r.lead);
+    for (int w = 0; w < threads; ++w) {
+      flags.shares[w].next = r.shared + int(int64_t(total - r.shared) * w / threads);
+      flags.shares[w].end = r.shared + int(int64_t(total - r.shared) * (w + 1) / threads);
+    }
+    flags.next = 0;
     Kokkos::parallel_for("apsp::host_round", Kokkos::RangePolicy<ExecSpace>(0, threads), r);
   }
 };

@@ -49,20 +49,25 @@ struct PivotRowColumnTiles {
   MarkTargets marks{};         ///< (Ops::kMarksSmallOperands) where each tile's mark goes, or none
   KOKKOS_INLINE_FUNCTION int row_teams() const { return row_part ? nb - 1 : 0; }
   KOKKOS_INLINE_FUNCTION int column_teams() const { return column_part ? row_tiles - (k_local >= 0) : 0; }
-};
-template <class Ops, bool kTuned = false>
-struct PivotRowColumnKernel : PivotRowColumnTiles<typename Ops::Value> {
-  using Base = PivotRowColumnTiles<typename Ops::Value>;
-  using Base::B, Base::column_teams, Base::k, Base::k_local, Base::n, Base::pivot, Base::pivots, Base::row_teams,
-      Base::rows;
-  KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
-    const int id = team.league_rank();
-    const bool in_row = id < row_teams();        // tile (k, j) of the pivot row, else (i, k)
-    int other = in_row ? id : id - row_teams();  // skip the pivot tile itself:
+  /// Team `id`'s tile: (k, other) of the pivot row if `in_row`, else (other, k), `other` a tile
+  /// row of `rows`; the pivot tile itself skipped.
+  KOKKOS_INLINE_FUNCTION void tile_of(int id, bool& in_row, int& other) const {
+    in_row = id < row_teams();
+    other = in_row ? id : id - row_teams();
     if (in_row)
       other += other >= k;  // column k of the pivot row
     else if (k_local >= 0)
       other += other >= k_local;  // tile row k of the rows held
+  }
+};
+template <class Ops, bool kTuned = false>
+struct PivotRowColumnKernel : PivotRowColumnTiles<typename Ops::Value> {
+  using Base = PivotRowColumnTiles<typename Ops::Value>;
+  using Base::B, Base::k, Base::k_local, Base::n, Base::pivot, Base::pivots, Base::rows;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
+    bool in_row;
+    int other;
+    Base::tile_of(team.league_rank(), in_row, other);
     typename Ops::Value* t =
         in_row ? rows + int64_t(k_local) * B * n + int64_t(other) * B : rows + int64_t(other) * B * n + int64_t(k) * B;
     count_lanes16(
@@ -89,15 +94,21 @@ struct RemainingTiles {
   int pivots;                  ///< pivots of this round short of V
   PackedRound packed{};        ///< the round's operands packed (or marked) for these rows
   int64_t* lanes16 = nullptr;  ///< counts the relaxations done in 16-bit lanes (lane_tally.hpp), or null
+  /// Team `rank`'s tile (bi of `rows`, bj), row by row.
+  KOKKOS_INLINE_FUNCTION void tile_of(int rank, int& bi, int& bj) const {
+    bi = rank / (nb - skip);
+    bj = rank % (nb - skip);
+    bi += k_local >= 0 && bi >= k_local ? skip : 0;
+    bj += bj >= k ? skip : 0;
+  }
 };
 template <class Ops, bool kTuned = false>
 struct RemainingTilesKernel : RemainingTiles<typename Ops::Value> {
   using Base = RemainingTiles<typename Ops::Value>;
-  using Base::B, Base::k, Base::k_local, Base::n, Base::nb, Base::pivot_row, Base::pivots, Base::rows, Base::skip;
+  using Base::B, Base::k, Base::n, Base::pivot_row, Base::pivots, Base::rows;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
-    int bi = team.league_rank() / (nb - skip), bj = team.league_rank() % (nb - skip);
-    bi += k_local >= 0 && bi >= k_local ? skip : 0;
-    bj += bj >= k ? skip : 0;
+    int bi, bj;
+    Base::tile_of(team.league_rank(), bi, bj);
     typename Ops::Value* tile_row = rows + int64_t(bi) * B * n;
     if constexpr (Ops::kPacksRounds)
       if (Base::packed)

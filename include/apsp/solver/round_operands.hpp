@@ -145,6 +145,26 @@ class RoundOperands {
     return {};
   }
 
+  /// (kPacksRounds) Where the operands of the rows of `rb` go, packed by nothing yet.
+  PackedRound layout(const RowBlock& rb) const {
+    const int B = rb.block;
+    return PackedRound{storage_.data(),
+                       storage_.data() + rb.row_tiles * int64_t(Ops::a_ints(B)),
+                       int64_t(Ops::a_ints(B)),
+                       int64_t(Ops::bk_ints(B)),
+                       rb.vertices,
+                       rb.first_tile};
+  }
+  /// (kPacksRounds) Packs operand t of round k into `p`: tile (t, k) of the `rows` tile rows
+  /// at `rows_base` for t < rows, else tile (k, t - rows) of the pivot row block.
+  KOKKOS_INLINE_FUNCTION static void pack_one(const PackedRound& p, const int32_t* rows_base, const int32_t* pivot_row,
+                                              int64_t n, int B, int k, int rows, int pivots, int t) {
+    if (t < rows)
+      Ops::pack_a(p.a + t * p.a_ints, rows_base + int64_t(t) * B * n + int64_t(k) * B, n, B, pivots);
+    else
+      Ops::pack_bk(p.bk + (t - rows) * p.bk_ints, pivot_row + int64_t(t - rows) * B, n, B, pivots);
+  }
+
   // The kernels' functors are public: nvcc's generated launch stubs name them from outside.
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
 
@@ -204,28 +224,6 @@ class RoundOperands {
     return p;
   }
 
- public:
-  /// (kPacksRounds) Where the operands of the rows of `rb` go, packed by nothing yet.
-  PackedRound layout(const RowBlock& rb) const {
-    const int B = rb.block;
-    return PackedRound{storage_.data(),
-                       storage_.data() + rb.row_tiles * int64_t(Ops::a_ints(B)),
-                       int64_t(Ops::a_ints(B)),
-                       int64_t(Ops::bk_ints(B)),
-                       rb.vertices,
-                       rb.first_tile};
-  }
-  /// (kPacksRounds) Packs operand t of round k into `p`: tile (t, k) of the `rows` tile rows
-  /// at `rows_base` for t < rows, else tile (k, t - rows) of the pivot row block.
-  KOKKOS_INLINE_FUNCTION static void pack_one(const PackedRound& p, const int32_t* rows_base, const int32_t* pivot_row,
-                                              int64_t n, int B, int k, int rows, int pivots, int t) {
-    if (t < rows)
-      Ops::pack_a(p.a + t * p.a_ints, rows_base + int64_t(t) * B * n + int64_t(k) * B, n, B, pivots);
-    else
-      Ops::pack_bk(p.bk + (t - rows) * p.bk_ints, pivot_row + int64_t(t - rows) * B, n, B, pivots);
-  }
-
- private:
   Kokkos::View<int32_t*, typename ExecSpace::memory_space> storage_;
 };
 
