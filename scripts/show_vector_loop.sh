@@ -49,7 +49,10 @@ for i, t in enumerate(text):  # backward branches: innermost loops
     if start is None:
         continue
     loop = text[start:i + 1]
-    inner = not any(re.match(r"(j\w+|b\.\w+|b|cbnz|cbz)\s+[0-9a-f]+", t) for t in loop[:-1])
+    # innermost: no backward branch inside (forward ones skip the prefetch of the next block)
+    inner = not any(
+        (n := re.match(r"(j\w+|b\.\w+|b|cbnz|cbz)\s+([0-9a-f]+)", t)) and int(n.group(2), 16) < addr[start + k]
+        for k, t in enumerate(loop[:-1]))
     n32, n16 = sum(is_min(t, MIN32) for t in loop), sum(is_min(t, MIN16) for t in loop)
     if inner and (n32 or n16):
         loops.append(("int32" if n32 >= n16 else "uint16", loop))
@@ -72,10 +75,12 @@ for lanes in ("int32", "uint16"):
     loads = count(r"^v?movdq[au](32|64)?\s+-?(0x)?[0-9a-f]*\(|^(ldr\s+[qs]\d|ld1\s)") + 2 * count(r"^ldp\s+q") + \
         count(r"^v?padd\w*\s+-?(0x)?[0-9a-f]*\(")
     stack = count(r"\((%rsp|%rbp)\)|\[sp\b")
+    prefetches = count(r"^prefetch|^prfm")
     copies = count(r"^v?movdq[au](32|64)?\s+%[xyz]mm\d+,\s*%[xyz]mm\d+$|^mov\s+v\d+\.16b")
     regs = sorted(set(re.findall(r"%([xyz])mm\d+", " ".join(loop)))) or ["v (NEON)"]
     print(f"\n{lanes} loop: {len(loop)} instructions; {mins} min, {adds} add, {bcast} broadcast, "
-          f"{loads} vector load, {stack} stack access, {copies} register copy; registers: "
+          f"{loads} vector load, {prefetches} prefetch (of the next block of C, taken every few pivots), "
+          f"{stack} stack access, {copies} register copy; registers: "
           f"{', '.join(r + 'mm' if r in 'xyz' else r for r in regs)}")
     if full or lanes == "int32":
         for t in loop:

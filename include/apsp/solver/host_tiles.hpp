@@ -27,7 +27,8 @@
 // Blocks go row by row, left to right (C's rows stream from memory). Operands come packed for
 // the whole round (phase 3), or are packed into team scratch when a block first needs them in
 // a lane type: Bk whole, A's rows of a block row. While a block is relaxed, the next block's C
-// (and A rows) are prefetched.
+// is prefetched from inside the micro-kernel's loop (host_simd::NextBlock), and at the end of a
+// block row the next block row's A rows.
 //
 // C may be the same tile as A or Bk (phase 2), so an operand part may be packed after some
 // blocks of C were written. That gives the same result: the pivot tile P is closed
@@ -85,7 +86,7 @@ struct HostTiles {
     int sixteen = 0;
     for (int i0 = 0; i0 < rows; i0 += MR)
       for (int j0 = 0; j0 < cols; j0 += NR16) {
-        p.prefetch_ahead(i0, j0);
+        p.ahead(i0, j0);
         sixteen += p.block(i0, j0);
       }
     return sixteen;
@@ -147,6 +148,7 @@ struct HostTiles {
     const int32_t *a, *bk;
     int64_t ld;
     int rows, cols, pivots;
+    host_simd::NextBlock next{};              ///< the block after the one being relaxed
     bool rows_packed[2][kMaxRowBlocks] = {};  ///< [int32, uint16][i0 / MR]: A's rows of the block
     bool bk_packed[2] = {};                   ///< [int32, uint16]: Bk
 
@@ -184,8 +186,8 @@ struct HostTiles {
         if (with_inf(corner, cld, i0)) return relax16(corner, cld, i0, j0, lo, hi, true);
       }
       need<false>(i0);
-      relax32(corner, cld, i0, Operands::panel32(s.pitch, j0, 0));
-      relax32(corner + W, cld, i0, Operands::panel32(s.pitch, j0, 1));
+      relax32(corner, cld, i0, Operands::panel32(s.pitch, j0, 0), next);
+      relax32(corner + W, cld, i0, Operands::panel32(s.pitch, j0, 1), {});
       return false;
     }
 
@@ -212,7 +214,7 @@ struct HostTiles {
       host_simd::MicroTile<U16, MR, NV> t;
       for (int i = 0; i < MR; ++i)
         for (int v = 0; v < NV; ++v) t.acc[i][v] = U16::narrow(lo[i][v], hi[i][v]);
-      t.relax(s.a16 + i0 * s.pitch, s.pitch, s.b16 + j0 * s.pitch, pivots);
+      t.relax(s.a16 + i0 * s.pitch, s.pitch, s.b16 + j0 * s.pitch, pivots, next);
       for (int i = 0; i < MR; ++i)
         for (int v = 0; v < NV; ++v) {
           U16::widen(t.acc[i][v], lo[i][v], hi[i][v]);
@@ -228,11 +230,11 @@ struct HostTiles {
 
     /// One int32 block: registers v of columns 2 v W + [0, W) from `corner` (every other W
     /// columns of the 16-bit block's), B operand at b32 + `panel`.
-    void relax32(int32_t* corner, int64_t cld, int i0, int panel) const {
+    void relax32(int32_t* corner, int64_t cld, int i0, int panel, host_simd::NextBlock ahead) const {
       host_simd::MicroTile<I32, MR, NV> t;
       for (int i = 0; i < MR; ++i)
         for (int v = 0; v < NV; ++v) t.acc[i][v] = I32::loadu(corner + i * cld + 2 * v * W);
-      t.relax(s.a32 + i0 * s.pitch, s.pitch, s.b32 + panel, pivots);
+      t.relax(s.a32 + i0 * s.pitch, s.pitch, s.b32 + panel, pivots, ahead);
       for (int i = 0; i < MR; ++i)
         for (int v = 0; v < NV; ++v) I32::storeu(corner + i * cld + 2 * v * W, t.acc[i][v]);
     }
@@ -250,16 +252,20 @@ struct HostTiles {
       }
     }
 
-    /// While block (i0, j0) is relaxed: the next block's C, and in the last block of a block
-    /// row the next block row's A rows (packed at its first block, unless packed already).
-    void prefetch_ahead(int i0, int j0) const {
+    /// Before block (i0, j0): the next block, whose C its micro-kernel prefetches (a whole
+    /// block of C; one at C's edge goes through a copy and is not fetched ahead), and in the
+    /// last block of a block row the next block row's A rows (packed at its first block, unless
+    /// packed already).
+    void ahead(int i0, int j0) {
       const bool right = j0 + NR16 < cols;
       const int ni = right ? i0 : i0 + MR, nj = right ? j0 + NR16 : 0;
-      for (int i = ni; i < ni + MR && i < rows; ++i) {
-        for (int j = nj; j < nj + NR16 && j < cols; j += kLine) host_simd::prefetch(c + i * ld + j, true);
-        if (!right && a != nullptr)
+      const bool whole = ni + MR <= rows && nj + NR16 <= cols;
+      next = whole
+                 ? host_simd::NextBlock{reinterpret_cast<const char*>(c + ni * ld + nj), ld * int64_t(sizeof(int32_t))}
+                 : host_simd::NextBlock{};
+      if (!right && a != nullptr)
+        for (int i = ni; i < ni + MR && i < rows; ++i)
           for (int p = 0; p < pivots; p += kLine) host_simd::prefetch(a + i * ld + p);
-      }
     }
   };
 };
