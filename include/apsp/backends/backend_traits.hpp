@@ -65,8 +65,9 @@ namespace apsp {
 ///   three-input min and two adds that run on another pipe than the fused add-min); 0: none.
 /// - `kPackedTiles`: whether the tuned product runs in 16-bit lanes where a tile's entries allow
 ///   it (include/apsp/solver/packed_tiles.hpp); then `packed_min_plus(c, a, b)` relaxes the two
-///   halves of a word at once, and `team_all(team, v)` is a barrier that returns whether v holds
-///   on every thread of the team.
+///   halves of a word at once, `team_all(team, v)` is a barrier that returns whether v holds
+///   on every thread of the team, and `pack_capped(lo, hi)` puts two values capped at 2^15 - 1
+///   in one word (register_tile_team.hpp has the portable form).
 template <class ExecSpace>
 struct BackendTraits;
 

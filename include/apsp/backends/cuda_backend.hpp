@@ -179,6 +179,18 @@ struct BackendTraits<Kokkos::Cuda> : RegisterTileTeam<APSP_CUDA_TILE_ROWS, APSP_
     return Impl::portable_packed_min_plus(c, a, b);
 #endif
   }
+  /// Two values capped at 2^15 - 1 in one word (lo low), for lo, hi >= 0: one I2IP on sm_90
+  /// (cvt.pack.sat.s16.s32: signed saturation caps a non-negative int32 at 2^15 - 1) in place of
+  /// two VIMNMX and a PRMT on the ALU pipe.
+  KOKKOS_FORCEINLINE_FUNCTION static int32_t pack_capped(int32_t lo, int32_t hi) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+    uint32_t d;
+    asm("cvt.pack.sat.s16.s32 %0, %1, %2;" : "=r"(d) : "r"(hi), "r"(lo));
+    return int32_t(d);
+#else
+    return RegisterTileTeam<APSP_CUDA_TILE_ROWS, APSP_CUDA_TILE_COLS, 16>::pack_capped(lo, hi);
+#endif
+  }
   /// Whether v holds on every thread of the team: a team is the whole block (one vector lane),
   /// so one barrier with a vote (BAR.RED.AND).
   template <class Team>

@@ -8,6 +8,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
+
 namespace apsp {
 
 template <int TileRows, int TileCols, int MaxSlice>
@@ -31,6 +33,13 @@ struct RegisterTileTeam {
   // The largest team: a B = 128 tile.
   static constexpr int kMaxTeamThreads = (128 / kTileRows) * (128 / kTileCols);
   KOKKOS_INLINE_FUNCTION static constexpr int slice_depth(int block) { return block < kMaxSlice ? block : kMaxSlice; }
+  /// (kPackedTiles) min(lo, 2^15 - 1) and min(hi, 2^15 - 1) in one word, lo in the low half, for
+  /// lo, hi >= 0 (solver/packed_tiles.hpp); a backend may have one instruction for it.
+  KOKKOS_INLINE_FUNCTION static int32_t pack_capped(int32_t lo, int32_t hi) {
+    const uint32_t cap = 0x7fff, l = uint32_t(lo) < cap ? uint32_t(lo) : cap,
+                   h = uint32_t(hi) < cap ? uint32_t(hi) : cap;
+    return int32_t(l | h << 16);
+  }
   // One thread per thread tile; Kokkos puts team threads on threadIdx.y, so with one vector
   // lane consecutive lanes of a warp (wavefront) are consecutive team ranks.
   static int vector_length(int /*block*/) { return 1; }

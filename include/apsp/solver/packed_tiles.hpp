@@ -11,15 +11,22 @@
 //    and a relaxation never raises c, so the condition holds to the end of the product.
 // 2. C holds INF, its other entries are below kCap, and every finite entry of both operands is
 //    at most kSmall = (kCap - 1) / 2 (the caller knows this of the operands: round_operands.hpp
-//    marks the tiles of each round's pivot row and column). C's INF is held as its low half,
-//    2^16 - 1. A sum of two finite operands is at most kCap - 1 and exact; a sum with an INF
-//    operand is in [kCap, 2^16 - 2], as the true sum is at least INF. So a lane below kCap is
-//    the exact distance, and a lane at kCap or above is a c that was INF and that no finite sum
-//    reached: INF again when stored. Every finite c stays below kCap, so the condition holds to
-//    the end of the product. C is packed as it is in both cases (its halves); case 2's test
-//    of C is one add and a half per entry while C is loaded (see product()).
+//    marks the tiles of each round's pivot row and column). C's INF is held capped, as kCap.
+//    A sum of two finite operands is at most kCap - 1 and exact; a sum with an INF operand is
+//    in [kCap, 2^16 - 2], as the true sum is at least INF, and replaces no lane. So a lane
+//    below kCap is the exact distance, and a lane at kCap is a c that was INF and that no
+//    finite sum reached: INF again when stored. Every finite c stays below kCap, so the
+//    condition holds to the end of the product. C is packed capped in both cases (in case 1 the
+//    cap changes nothing); case 2's test of C is one add and a half per entry while C is loaded
+//    (see product()).
 // Any other tile (a distance of kCap or more beside an INF, a long path) takes the int32
 // product.
+//
+// The ALU pipe that runs the packed add-min also runs every other integer instruction of the
+// kernel (ncu on one H200: 4096 VIADDMNMX.U16x2 and about 590 other ALU instructions per tile
+// and thread, 2-cycle issue each), so the packing work avoids it where it can: each capped
+// pair is one Traits::pack_capped (on sm_90 one I2IP, in place of two VIMNMX and a PRMT), and
+// the C test's increments and the unpacking's subtraction are IMADs (the FMA pipe).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -70,14 +77,6 @@ struct PackedTiles {
   static_assert(kThreads % B == 0 && S % kAGroups == 0 && kAPer % 4 == 0 && kBThreads <= kThreads,
                 "whole 16-byte runs per thread");
 
-  KOKKOS_FORCEINLINE_FUNCTION static int32_t capped(int32_t v) {
-    return uint32_t(v) < kCap ? v : int32_t(kCap);  // v >= 0: a distance or INF
-  }
-  /// Two capped values in one word, `lo` in the low half.
-  KOKKOS_FORCEINLINE_FUNCTION static int32_t pack(int32_t lo, int32_t hi) {
-    return int32_t((uint32_t(lo) & 0xffffu) | (uint32_t(hi) << 16));
-  }
-
   /// One thread's share of staging a slice: loaded into registers before the current slice is
   /// relaxed, capped, packed and stored into the other buffer after it, so that nothing waits
   /// for the loads meanwhile.
@@ -104,10 +103,10 @@ struct PackedTiles {
     }
     KOKKOS_FORCEINLINE_FUNCTION void store(int32_t* buf) const {
       APSP_UNROLL
-      for (int j = 0; j < kAPer; ++j) buf[a_dst + j * kAPitch] = int32_t(uint32_t(capped(held_a[j])) * 0x10001u);
+      for (int j = 0; j < kAPer; ++j) buf[a_dst + j * kAPitch] = Traits::pack_capped(held_a[j], held_a[j]);
       int32_t w[kWords];
       APSP_UNROLL
-      for (int q = 0; q < kWords; ++q) w[q] = pack(capped(held_b[2 * q]), capped(held_b[2 * q + 1]));
+      for (int q = 0; q < kWords; ++q) w[q] = Traits::pack_capped(held_b[2 * q], held_b[2 * q + 1]);
       if (kBThreads == kThreads || b_part) Traits::template store_run<kWords>(buf + b_dst, w);
     }
   };
@@ -134,6 +133,7 @@ struct PackedTiles {
     // (INF + 1 = 2^30; entries are distances, at most INF): case 2's condition on C.
     uint32_t seen_next = 0;
     const int32_t* corner = c + (ty * kRowRun) * ld + tx * kCols;
+    const uint32_t one = Traits::recompute_later(1u);  // v * one + 1: an IMAD (FMA pipe), not an ALU add
     APSP_UNROLL
     for (int i = 0; i < kRows; ++i) {
       int32_t v[kCols];
@@ -141,8 +141,8 @@ struct PackedTiles {
       APSP_UNROLL
       for (int q = 0; q < kWords; ++q) {
         seen |= uint32_t(v[2 * q]) | uint32_t(v[2 * q + 1]);
-        seen_next |= (uint32_t(v[2 * q]) + 1u) | (uint32_t(v[2 * q + 1]) + 1u);
-        acc[i][q] = pack(v[2 * q], v[2 * q + 1]);
+        seen_next |= (uint32_t(v[2 * q]) * one + 1u) | (uint32_t(v[2 * q + 1]) * one + 1u);
+        acc[i][q] = Traits::pack_capped(v[2 * q], v[2 * q + 1]);
       }
     }
     // Case 1, else case 2 (a second vote only for tiles that fail the first).
@@ -178,13 +178,15 @@ struct PackedTiles {
   /// above is INF.
   template <bool kInfHeld>
   KOKKOS_FORCEINLINE_FUNCTION static void store(const int32_t (&acc)[kRows][kWords], int32_t* out, int64_t ld) {
+    const uint32_t unit = Traits::recompute_later(0x10000u);  // lo = x - hi * 2^16: an IMAD, not a LOP3
     APSP_UNROLL
     for (int i = 0; i < kRows; ++i) {
       int32_t v[kCols];
       APSP_UNROLL
       for (int q = 0; q < kWords; ++q) {
-        v[2 * q] = int32_t(uint32_t(acc[i][q]) & 0xffffu);
-        v[2 * q + 1] = int32_t(uint32_t(acc[i][q]) >> 16);
+        const uint32_t hi = uint32_t(acc[i][q]) >> 16;
+        v[2 * q] = int32_t(uint32_t(acc[i][q]) - hi * unit);
+        v[2 * q + 1] = int32_t(hi);
       }
       if constexpr (kInfHeld) {
         APSP_UNROLL
