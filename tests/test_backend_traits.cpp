@@ -22,6 +22,7 @@ uint32_t capped_pair(int32_t lo, int32_t hi) {
   return cap(lo) | cap(hi) << 16;
 }
 
+// out(i * n + j) = pack_capped(values(i), values(j)), n values.
 template <class ExecSpace, class Traits>
 struct PackAll {
   Kokkos::View<const int32_t*, typename ExecSpace::memory_space> values;
@@ -59,8 +60,8 @@ TYPED_TEST(BackendTraitsOnDevice, PackCappedIsTwoCappedHalves) {
     const size_t n = kValues.size();
     for (size_t i = 0; i < n; ++i)
       for (size_t j = 0; j < n; ++j)
-        EXPECT_EQ(uint32_t(got[i * n + j]), capped_pair(kValues[j], kValues[i]))
-            << "lo " << kValues[j] << ", hi " << kValues[i];
+        EXPECT_EQ(uint32_t(got[i * n + j]), capped_pair(kValues[i], kValues[j]))
+            << "lo " << kValues[i] << ", hi " << kValues[j];
   }
 }
 
