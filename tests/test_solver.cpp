@@ -94,12 +94,13 @@ TYPED_TEST(Solver, HostRoundsMatchTheReference) {
       for (int v : {1, b, b + 1, 2 * b + 3, 5 * b - 1, 9 * b + 2}) {
         SCOPED_TRACE("V=" + std::to_string(v) + " B=" + std::to_string(b));
         const Graph g = random_graph(v, v < 64 ? 0.2 : 6.0 / v, 0, 1000, 17 + uint32_t(v));
-        int64_t lanes[2] = {0, 0};
+        int64_t lanes[2] = {0, 0}, computed[2] = {0, 0};
         const auto got = blocked_apsp<TypeParam>(g, b, [&](const DistanceMatrix<TypeParam>& d) {
           LaneTally<TypeParam> tally;
           Fw::solve_host_rounds(
               d, [](int, int) {}, tally.slots());
           lanes[0] = tally.total();
+          computed[0] = tally.computed();
         });
         EXPECT_EQ(first_difference(got, naive_apsp(g), v), "");
         const auto kernels = blocked_apsp<TypeParam>(g, b, [&](const DistanceMatrix<TypeParam>& d) {
@@ -107,10 +108,49 @@ TYPED_TEST(Solver, HostRoundsMatchTheReference) {
           Fw::solve_with_lookahead(
               d, [](int, int) {}, tally.slots());
           lanes[1] = tally.total();
+          computed[1] = tally.computed();
         });
         EXPECT_EQ(first_difference(got, kernels, v), "");
         EXPECT_EQ(lanes[0], lanes[1]);
+        EXPECT_EQ(computed[0], computed[1]);
       }
+  }
+}
+
+// The lane tally's two counts, which the run's ceiling divides (pipeline/run_stages.hpp): where
+// every block may take 16-bit lanes (weights 0..1000, unreachable pairs among them), a CPU's
+// 16-bit count equals the count of all its products computed, at a V that is not a multiple of B (so
+// with blocks past V); where none may (every weight 2^15 or more), it is 0. Both counts cover
+// phases 2 and 3: at least V^3 less phase 1's nb B^3, at most the padded n^3.
+TYPED_TEST(Solver, LaneTallyCountsWhatTheProductsCompute) {
+  using Fw = BlockedFloydWarshall<TypeParam>;
+  const int b = TestFixture::default_block();
+  for (const bool heavy : {false, true}) {
+    const int v = 2 * b + 3;
+    SCOPED_TRACE(heavy ? "heavy weights" : "light weights");
+    const Graph g = heavy ? random_graph(v, 0.02, 40000, 50000, 5) : random_graph(v, 0.02, 0, 1000, 5);
+    int64_t lanes = 0, computed = 0, n = 0;
+    const auto got = blocked_apsp<TypeParam>(g, b, [&](const DistanceMatrix<TypeParam>& d) {
+      LaneTally<TypeParam> tally;
+      Fw::solve(
+          d, nullptr, [](int, int) {}, tally.slots());
+      lanes = tally.total();
+      computed = tally.computed();
+      n = d.n;
+    });
+    EXPECT_EQ(first_difference(got, naive_apsp(g), v), "");
+    const int64_t nb = n / b;
+    EXPECT_GE(computed, int64_t(v) * v * v - nb * b * b * b);
+    EXPECT_LE(computed, n * n * n);
+    if (heavy) {
+      EXPECT_EQ(lanes, 0);
+    } else if constexpr (!BackendTraits<TypeParam>::kRegisterTiles) {
+      if (BackendTraits<TypeParam>::kHostLanes16) {
+        EXPECT_EQ(lanes, computed);
+      }
+    } else if constexpr (Impl::TileOps<TypeParam>::kMarksSmallOperands) {
+      EXPECT_GT(lanes, 0);  // a GPU's 16-bit product takes whole rounds only: not the last, of 3 pivots
+    }
   }
 }
 

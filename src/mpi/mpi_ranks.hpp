@@ -155,6 +155,7 @@ class MpiRanks {
       out.mpi = s.mpi;
       out.staging = s.staging;
       out.lanes16 = fw_.lanes16();
+      out.computed = fw_.computed();
       return out;
     }
 

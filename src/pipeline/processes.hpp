@@ -36,7 +36,8 @@ struct SolverMemory {
 struct SolveSeconds {
   double phase[3] = {0, 0, 0};
   double mpi = 0, staging = 0;
-  int64_t lanes16 = 0;  ///< this process's relaxations in 16-bit lanes (phases 2 and 3)
+  int64_t lanes16 = 0;   ///< this process's relaxations in 16-bit lanes (phases 2 and 3)
+  int64_t computed = 0;  ///< and in either lane type (0: not counted)
 };
 
 }  // namespace apsp::Impl

@@ -74,6 +74,7 @@ class SingleProcess {
       SolveSeconds s;
       for (int i = 0; i < 3; ++i) s.phase[i] = phases.phase[i];
       s.lanes16 = lanes16_.total();
+      s.computed = lanes16_.computed();
       return s;
     }
 

@@ -86,6 +86,8 @@ class DistributedFloydWarshall {
 
   /// The relaxations of this rank's phases 2 and 3 that ran in 16-bit lanes (after solve).
   int64_t lanes16() const { return lanes16_.total(); }
+  /// The relaxations this rank's phases 2 and 3 computed, in either lane type (after solve).
+  int64_t computed() const { return lanes16_.computed(); }
 
   /// The paths this backend can take: the device's collectives when it has them.
   static constexpr bool has_device_collectives() { return Collectives::available; }

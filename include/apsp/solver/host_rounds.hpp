@@ -119,6 +119,15 @@ class HostRounds {
     std::unique_ptr<std::atomic<int>[]> row, column;  ///< tile (k + 1, t) / (t, k + 1) updated (item 3)
   };
 
+  /// Relaxations of some items: in 16-bit lanes, and computed in all (lane_tally.hpp).
+  struct Lanes {
+    int64_t sixteen = 0, computed = 0;
+    Lanes& operator+=(const Lanes& o) {
+      sixteen += o.sixteen, computed += o.computed;
+      return *this;
+    }
+  };
+
   /// Round k's kernel (k = -1: phases 1 and 2 of round 0 only).
   struct RoundKernel {
     RowBlock rb;
@@ -143,34 +152,37 @@ class HostRounds {
 
     void operator()(int worker) const {
       int32_t* scratch = scratch_base + int64_t(worker) * scratch_ints;
-      int64_t sixteen = 0;
+      Lanes lanes;
       for (int item = flags->next.fetch_add(1); item < shared; item = flags->next.fetch_add(1))
-        sixteen += run(item, scratch);
+        lanes += run(item, scratch);
       // Item 6 in contiguous shares, row by row: a worker's tiles share their A operand (as
       // Kokkos' dynamic schedule hands out a league), then it helps the others with theirs.
       for (int w = 0; w < workers; ++w) {
         Share& share = flags->shares[(worker + w) % workers];
         for (int item = share.next.fetch_add(1); item < share.end; item = share.next.fetch_add(1))
-          sixteen += run(item, scratch);
+          lanes += run(item, scratch);
       }
-      if (lanes16 != nullptr && sixteen > 0) Kokkos::atomic_add(&lanes16[worker % kLaneTallySlots], sixteen);
+      if (lanes16 != nullptr) {
+        Kokkos::atomic_add(&lanes16[worker % kLaneTallySlots], lanes.sixteen);
+        Kokkos::atomic_add(&lanes16[kLaneTallySlots + worker % kLaneTallySlots], lanes.computed);
+      }
     }
 
-    /// Item `item` (the order at the top of the file). Returns its relaxations in 16-bit lanes.
-    int64_t run(int item, int32_t* scratch) const {
+    /// Item `item` (the order at the top of the file). Returns its relaxations.
+    Lanes run(int item, int32_t* scratch) const {
       if (item < packs) {  // 1
         RoundOps::pack_one(packed, rb.rows, rb.tile_row(k), rb.n, rb.block, k, nb, rb.pivots(k), item);
         done(item < nb ? flags->a[item] : flags->bk[item - nb]);
-        return 0;
+        return {};
       }
       item -= packs;
       const bool next = q >= 0;
       if (next && item == 0) {  // 2
-        int64_t sixteen = 0;
-        if (k >= 0) sixteen = phase3(q, q);
+        Lanes lanes;
+        if (k >= 0) lanes = phase3(q, q);
         Ops::host_close(tile(q, q), rb.n, rb.block, rb.pivots(q), scratch);
         done(flags->pivot);
-        return sixteen;
+        return lanes;
       }
       item -= int(next);
       if (item < crosses) {  // 3: (q, j), j != k, q; then (i, q), i != k, q
@@ -178,9 +190,9 @@ class HostRounds {
         int t = in_row ? item : item - crosses / 2;
         t += t >= k;
         t += t >= q;  // q = k + 1
-        const int64_t sixteen = in_row ? phase3(q, t) : phase3(t, q);
+        const Lanes lanes = in_row ? phase3(q, t) : phase3(t, q);
         done(in_row ? flags->row[t] : flags->column[t]);
-        return sixteen;
+        return lanes;
       }
       item -= crosses;
       if (item >= lead && item < lead + phase2_tiles()) return phase2_tile(item - lead, scratch);  // 5
@@ -188,21 +200,22 @@ class HostRounds {
     }
 
     /// Phase 3 of round k on tile (i, j), once its packed operands are there.
-    int64_t phase3(int i, int j) const {
+    Lanes phase3(int i, int j) const {
       wait_for(flags->a[i], stamp());
       wait_for(flags->bk[j], stamp());
-      return Ops::host_packed_product(tile(i, j), rb.n, rb.block, rb.pivots(k), packed, i, j);
+      return {Ops::host_packed_product(tile(i, j), rb.n, rb.block, rb.pivots(k), packed, i, j),
+              Ops::packed_computed(rb.block, rb.pivots(k), packed, i, j)};
     }
 
     /// The r-th phase-3 tile of round k off tile row and column k (and q = k + 1, if any).
-    int64_t phase3_rest(int r) const {
+    Lanes phase3_rest(int r) const {
       int i, j;
       rest.tile_of(r, i, j);
       return phase3(i, j);
     }
 
     /// Phase 2 of round q on team p's tile of it (PivotRowColumnTiles), through the closed pivot.
-    int64_t phase2_tile(int p, int32_t* scratch) const {
+    Lanes phase2_tile(int p, int32_t* scratch) const {
       bool in_row;
       int t;
       phase2.tile_of(p, in_row, t);
@@ -210,7 +223,8 @@ class HostRounds {
       if (k >= 0 && t != k) wait_for(in_row ? flags->row[t] : flags->column[t], stamp());
       int32_t* pivot = tile(q, q);
       int32_t* c = in_row ? tile(q, t) : tile(t, q);
-      return Ops::host_product(c, in_row ? pivot : c, in_row ? c : pivot, rb.n, rb.block, rb.pivots(q), scratch);
+      return {Ops::host_product(c, in_row ? pivot : c, in_row ? c : pivot, rb.n, rb.block, rb.pivots(q), scratch),
+              Ops::computed(rb.block, rb.block, rb.pivots(q))};
     }
   };
 

@@ -70,9 +70,9 @@ struct PivotRowColumnKernel : PivotRowColumnTiles<typename Ops::Value> {
     Base::tile_of(team.league_rank(), in_row, other);
     typename Ops::Value* t =
         in_row ? rows + int64_t(k_local) * B * n + int64_t(other) * B : rows + int64_t(other) * B * n + int64_t(k) * B;
-    count_lanes16(
-        team, Base::lanes16,
-        Ops::template min_plus_product<kTuned>(team, t, in_row ? pivot : t, in_row ? t : pivot, n, B, pivots));
+    count_lanes16(team, Base::lanes16,
+                  Ops::template min_plus_product<kTuned>(team, t, in_row ? pivot : t, in_row ? t : pivot, n, B, pivots),
+                  Ops::computed(B, B, pivots));
     if constexpr (Ops::kMarksSmallOperands)
       if (Base::marks.a != nullptr)  // its barrier orders the product's stores before the reads
         mark_small_tile<Ops>(team, t, n, B, in_row ? Base::marks.bk + other : Base::marks.a + other);
@@ -113,11 +113,13 @@ struct RemainingTilesKernel : RemainingTiles<typename Ops::Value> {
     if constexpr (Ops::kPacksRounds)
       if (Base::packed)
         return count_lanes16(team, Base::lanes16,
-                             Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj));
+                             Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj),
+                             Ops::packed_computed(B, pivots, Base::packed, bi, bj));
     count_lanes16(
         team, Base::lanes16,
         Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
-                                               pivot_row + int64_t(bj) * B, n, B, pivots, Base::packed.marks(bi, bj)));
+                                               pivot_row + int64_t(bj) * B, n, B, pivots, Base::packed.marks(bi, bj)),
+        Ops::computed(B, B, pivots));
   }
 };
 
@@ -146,11 +148,13 @@ struct NextPivotCrossKernel : NextPivotCross<typename Ops::Value> {
     if constexpr (Ops::kPacksRounds)
       if (Base::packed)
         return count_lanes16(team, Base::lanes16,
-                             Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj));
+                             Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj),
+                             Ops::packed_computed(B, pivots, Base::packed, bi, bj));
     count_lanes16(team, Base::lanes16,
                   Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
                                                          d + int64_t(k) * B * n + int64_t(bj) * B, n, B, pivots,
-                                                         Base::packed.marks(bi, bj)));
+                                                         Base::packed.marks(bi, bj)),
+                  Ops::computed(B, B, pivots));
   }
 };
 

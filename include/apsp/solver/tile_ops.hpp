@@ -140,6 +140,18 @@ struct TileOps {
     }
   }
 
+  /// The relaxations a product computes over `pivots` pivots on a rows x cols part of a C tile,
+  /// in either lane type (the lane tally's second count): whole thread tiles, as a GPU computes
+  /// its B x B tiles and a CPU the MR x NR16 blocks at C's edges.
+  KOKKOS_INLINE_FUNCTION static int64_t computed(int rows, int cols, int pivots) {
+    constexpr int R = Traits::kTileRows, C = Traits::kTileCols;
+    return int64_t((rows + R - 1) / R * R) * int64_t((cols + C - 1) / C * C) * pivots;
+  }
+  /// The same for packed_product's part of tile (i, j).
+  KOKKOS_INLINE_FUNCTION static int64_t packed_computed(int B, int pivots, const PackedRound& round, int i, int j) {
+    return computed(round.extent(round.first_tile + i, B), round.extent(j, B), pivots);
+  }
+
   // The CPU's product and closure with scratch the caller took once (host_rounds.hpp runs many
   // of them in one worker). Host code: empty in device passes, as the rest of the CPU's path.
   static size_t host_scratch_ints(int B) {
