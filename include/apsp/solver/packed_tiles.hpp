@@ -116,12 +116,15 @@ struct PackedTiles {
   /// Whether every entry of a tile is INF or at most kSmall: an operand of case 2 (above).
   KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) { return v <= kSmall || v == kInf; }
 
-  /// c = min(c, a (min,+) bk) over the B pivots of a whole round, in 16-bit lanes, if c's
-  /// entries allow it (case 1 above; case 2 where `marks` say that every finite entry of a and
-  /// bk is at most kSmall); otherwise nothing is written and false is returned (the same on
-  /// every thread of the team), and the caller takes the int32 product. Scratch: two slice
-  /// buffers. C may be A or Bk (phase 2): they are read before c is written.
-  template <class Team>
+  /// c = min(c, a (min,+) bk) over the B pivots of a whole round (kRounds whole rounds: A's
+  /// kRounds B columns from a, Bk's kRounds B rows from bk, one round after the other), in
+  /// 16-bit lanes, if c's entries allow it (case 1 above; case 2 where `marks` say that every
+  /// finite entry of a and bk is at most kSmall); otherwise nothing is written and false is
+  /// returned (the same on every thread of the team), and the caller takes the int32 product.
+  /// Scratch: two slice buffers. C may be A or Bk (phase 2): they are read before c is written.
+  /// Both cases hold through a second round's pivots as through the first's: relaxations never
+  /// raise an entry, and in case 2 the marks cover both rounds' operands.
+  template <int kRounds = 1, class Team>
   KOKKOS_FORCEINLINE_FUNCTION static bool product(const Team& team, int32_t* c, const int32_t* a, const int32_t* bk,
                                                   int64_t ld, int32_t* scratch, OperandMarks marks = {}) {
     const int me = Traits::recompute_later(team.team_rank());
@@ -156,7 +159,7 @@ struct PackedTiles {
 
     staging.store(scratch);
     team.team_barrier();
-    constexpr int kSlices = B / S;
+    constexpr int kSlices = kRounds * B / S;
     // One barrier per slice: slice s + 1 is stored into the buffer that slice s - 1 used,
     // which the barrier ending slice s - 1 released.
     for (int s = 0; s + 1 < kSlices; ++s) {

@@ -38,8 +38,10 @@ struct RegisterTiles {
     constexpr bool kFixed = !std::is_same_v<Slice, int>;
     if constexpr (kFixed && Traits::kPairedEntries > 0) Traits::check_unit();
     // In 16-bit lanes where the tile allows it (packed_tiles.hpp), else in int32 below.
-    if constexpr (kFixed && Traits::kPackedTiles)
-      if (PackedTiles<Traits>::product(team, c, a, bk, ld, slices, marks)) return true;
+    if constexpr (kFixed && Traits::kPackedTiles) {
+      constexpr int kRounds = int(Slices{}) * int(Slice{}) / int(Block{});  // whole rounds
+      if (PackedTiles<Traits>::template product<kRounds>(team, c, a, bk, ld, slices, marks)) return true;
+    }
     const int me = Traits::recompute_later(team.team_rank());
     Tile t(me, B);
     t.load(c, ld);

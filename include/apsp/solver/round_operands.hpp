@@ -10,8 +10,9 @@
 // with the 16-bit product, packed_tiles.hpp), the same pass only notes, per tile of the pivot
 // column and row, whether every finite entry is small enough for the 16-bit product of a tile
 // that holds INF (its case 2). A pass over 2 V B entries that phase 2 has just written (in L2
-// on a GPU), one flag per tile; two sets, by the round's parity, because a GPU's look-ahead
-// marks round k + 1's while round k's phase 3 still reads them (blocked_fw.hpp).
+// on a GPU), one flag per tile; four sets, by the round modulo 4, because a GPU's look-ahead
+// marks rounds k + 2 and k + 3 while the phase 3 of rounds k and k + 1 still reads theirs
+// (blocked_fw.hpp, pair_kernels.hpp).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -27,11 +28,16 @@ namespace apsp {
 
 /// Whether both operands of one product are marked small (the marks below, for PackedTiles'
 /// case 2): where the two marks are, two independent loads that a product issues beside its
-/// loads of C. Null: not marked.
+/// loads of C. Null: not marked. A product of two rounds (pair_kernels.hpp) has the second
+/// round's marks in a2 and bk2 (null: one round).
 struct OperandMarks {
   const int32_t* a = nullptr;
   const int32_t* bk = nullptr;
-  KOKKOS_INLINE_FUNCTION bool small() const { return a != nullptr && (*a & *bk) != 0; }
+  const int32_t* a2 = nullptr;
+  const int32_t* bk2 = nullptr;
+  KOKKOS_INLINE_FUNCTION bool small() const {
+    return a != nullptr && (*a & *bk) != 0 && (a2 == nullptr || (*a2 & *bk2) != 0);
+  }
 };
 
 /// Where phase 2 writes the marks of the tiles it computes (RoundOperands::marks_of): tile
@@ -78,6 +84,12 @@ struct PackedRound {
   KOKKOS_INLINE_FUNCTION OperandMarks marks(int i, int j) const {
     return small_a != nullptr ? OperandMarks{small_a + i, small_bk + j} : OperandMarks{};
   }
+  /// The same for a product of this round and then round `then`'s.
+  KOKKOS_INLINE_FUNCTION OperandMarks marks(int i, int j, const PackedRound& then) const {
+    return small_a != nullptr && then.small_a != nullptr
+               ? OperandMarks{small_a + i, small_bk + j, then.small_a + i, then.small_bk + j}
+               : OperandMarks{};
+  }
   /// The same round for a kernel whose rows start `tiles` tile rows further on.
   PackedRound from_row(int tiles) const {
     PackedRound r = *this;
@@ -99,6 +111,9 @@ struct PackedRound {
 template <class ExecSpace, class Ops>
 class RoundOperands {
  public:
+  /// (kMarksSmallOperands) Sets of marks, by the round modulo this: a GPU's look-ahead marks
+  /// the next two rounds while the products of the current two read theirs (pair_kernels.hpp).
+  static constexpr int kMarkSets = 4;
   /// Bytes for `row_tiles` tile rows of a padded n x n matrix.
   static int64_t bytes(int64_t n, int block, int64_t row_tiles) {
     if constexpr (Ops::kPacksRounds)
@@ -106,7 +121,7 @@ class RoundOperands {
           size_add(size_mul(row_tiles, int64_t(Ops::a_ints(block))), size_mul(n / block, int64_t(Ops::bk_ints(block)))),
           int64_t(sizeof(int32_t)));
     else if constexpr (Ops::kMarksSmallOperands)
-      return size_mul(2 * (row_tiles + n / block), int64_t(sizeof(int32_t)));
+      return size_mul(kMarkSets * (row_tiles + n / block), int64_t(sizeof(int32_t)));
     else
       return 0;
   }
@@ -139,7 +154,7 @@ class RoundOperands {
   /// phase 3 (blocked_fw.hpp).
   MarkTargets marks_of(const RowBlock& rb, int k) const {
     if constexpr (Ops::kMarksSmallOperands) {
-      int32_t* flags = storage_.data() + (k % 2) * (rb.row_tiles + rb.n / rb.block);
+      int32_t* flags = storage_.data() + (k % kMarkSets) * (rb.row_tiles + rb.n / rb.block);
       return {flags, flags + rb.row_tiles};
     }
     return {};

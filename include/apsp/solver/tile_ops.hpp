@@ -113,17 +113,21 @@ struct TileOps {
   ///
   /// Returns how many of its relaxations ran in 16-bit lanes (report/ceiling.hpp weighs the
   /// device's two rates by them): B * B * pivots or 0 on a GPU, the blocks that qualified on a CPU.
-  template <bool kTuned = false>
+  ///
+  /// kRounds (tuned only): 2 for the product of two whole rounds on one pass over C, A's 2B
+  /// columns from a and Bk's 2B rows from bk (pair_kernels.hpp); `pivots` then counts both.
+  template <bool kTuned = false, int kRounds = 1>
   KOKKOS_FORCEINLINE_FUNCTION static int64_t min_plus_product(const Member& team, int32_t* c, const int32_t* a,
                                                               const int32_t* bk, int64_t ld, int B, int pivots,
                                                               OperandMarks marks = {}) {
+    static_assert(kRounds == 1 || (kTuned && Traits::kRegisterTiles), "two rounds at once: a GPU's tuned shape only");
     if constexpr (Traits::kRegisterTiles) {
       const int S = Traits::slice_depth(B);
       int32_t* slices = scratch(team, product_ints(B));
       if constexpr (kTuned)
         return RegisterTiles<Traits>::product(team, c, a, bk, ld, Fixed<Traits::kMaxBlock>{},
                                               Fixed<Layout::kTunedSlice>{},
-                                              Fixed<Traits::kMaxBlock / Layout::kTunedSlice>{}, slices, marks)
+                                              Fixed<kRounds * Traits::kMaxBlock / Layout::kTunedSlice>{}, slices, marks)
                    ? int64_t(B) * B * pivots
                    : 0;
       // the padding past V (last round) is skipped, rounded up to a slice
