@@ -216,9 +216,12 @@ class BlockedFloydWarshall {
                     round_ops.pack_marked(rb, k + 1, rb.tile_row(k + 1), exec),
                     lanes16,
                     B};
-      if (t.league() > 0)
-        Kokkos::parallel_for("apsp::phase3_round_pair", policy(exec, t.league(), B, Ops::product_scratch(B)),
-                             Impl::PairTilesKernel<Ops>{t});
+      if (t.league() == 0) return;
+      const auto p = policy(exec, t.league(), B, Ops::product_scratch(B));
+      if (t.fused())
+        Kokkos::parallel_for("apsp::phase3_round_pair", p, Impl::PairTilesKernel<Ops, true>{t});
+      else
+        Kokkos::parallel_for("apsp::phase3_round_pair_lagging", p, Impl::PairTilesKernel<Ops, false>{t});
     };
     open_block(0, block_rounds(rb, 0, rounds));
     for (int k = 0; k < rounds;) {

@@ -41,6 +41,11 @@ struct PairTiles {
   int64_t* lanes16 = nullptr;  ///< the lane tally (lane_tally.hpp), or null
   int pivots = 0;              ///< B: whole rounds only (the tuned shape)
 
+  /// The rest's fused tiles go in groups of this many tile rows, column by column within a
+  /// group, so that the teams resident at once (two per multiprocessor, a few hundred) share a few
+  /// dozen operand tiles: row by row they would read every tile of both rounds' pivot rows
+  /// (41 MB at V = 40000) once per wave.
+  static constexpr int kGroupRows = 16;
   /// t-th index of [0, nb) outside [from, from + count).
   KOKKOS_INLINE_FUNCTION static int outside(int t, int from, int count) { return t < from ? t : t + count; }
   /// Rounds and next block: [k, k + s) are left out of the rest.
@@ -62,9 +67,12 @@ struct PairTiles {
   KOKKOS_INLINE_FUNCTION void tile_of(int id, int& i, int& j) const {
     const int x = next, m = nb - s();
     switch (part) {
-      case rest_fused:
-        i = outside(id / m, k, s()), j = outside(id % m, k, s());
+      case rest_fused: {  // groups of kGroupRows tile rows, column by column within a group
+        const int first = id / (kGroupRows * m) * kGroupRows, g = m - first < kGroupRows ? m - first : kGroupRows;
+        const int within = id - first * m;
+        i = outside(first + within % g, k, s()), j = outside(within / g, k, s());
         break;
+      }
       case rest_lagging:  // (k, j), j outside [k + 1, k + s); then (i, k), i outside [k, k + s)
         if (id < nb - (s() - 1))
           i = k, j = outside(id, k + 1, s() - 1);
@@ -87,8 +95,9 @@ struct PairTiles {
   KOKKOS_INLINE_FUNCTION bool fused() const { return part == rest_fused || part == cross_fused; }
 };
 
-/// Whole rounds of the tuned shape only (BlockedFloydWarshall::pairs_of_rounds).
-template <class Ops>
+/// Whole rounds of the tuned shape only (BlockedFloydWarshall::pairs_of_rounds). The fused parts
+/// and the lagging ones are separate kernels (kFused): one kernel with both products spilled.
+template <class Ops, bool kFused>
 struct PairTilesKernel : PairTiles<typename Ops::Value> {
   using Base = PairTiles<typename Ops::Value>;
   using Base::B, Base::d, Base::k, Base::n;
@@ -96,7 +105,7 @@ struct PairTilesKernel : PairTiles<typename Ops::Value> {
     int i, j;
     Base::tile_of(team.league_rank(), i, j);
     typename Ops::Value* c = d + int64_t(i) * B * n + int64_t(j) * B;
-    if (Base::fused()) {  // rounds k and q: A's columns from tile (i, k), Bk's rows from tile (k, j)
+    if constexpr (kFused) {  // rounds k and q: A's columns from tile (i, k), Bk's rows from tile (k, j)
       count_lanes16(team, Base::lanes16,
                     Ops::template min_plus_product<true, 2>(team, c, d + int64_t(i) * B * n + int64_t(k) * B,
                                                             d + int64_t(k) * B * n + int64_t(j) * B, n, B, 2 * B,
