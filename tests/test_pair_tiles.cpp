@@ -24,7 +24,7 @@ TEST(PairTiles, EveryTileGetsBothRoundsOnce) {
         SCOPED_TRACE("nb " + std::to_string(nb) + ", k " + std::to_string(k) + ", next " + std::to_string(next));
         const int q = k + 1;
         std::vector<int> rk(size_t(nb * nb), 0), rq(size_t(nb * nb), 0);
-        auto at = [&](int i, int j) { return size_t(i * nb + j); };
+        auto at = [&](int i, int j) { return size_t(i) * size_t(nb) + size_t(j); };
         // The opening: phases 1 and 2 of k, round k on row and column q, phases 1 and 2 of q.
         for (int t = 0; t < nb; ++t) {
           ++rk[at(k, t)];

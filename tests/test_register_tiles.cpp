@@ -347,7 +347,7 @@ bool two_rounds_match(unsigned seed, int op_max, int c_inf_one_in, bool marked) 
   std::mt19937 rng(seed);
   std::vector<int32_t> m(size_t(ld) * size_t(ld));
   for (auto& v : m) v = rng() % 9 == 0 ? apsp::kInf : int32_t(rng() % unsigned(op_max + 1));
-  const int64_t c = 2 * kB, a = int64_t(kB) * ld, bk = int64_t(2 * kB) * ld + 2 * kB;
+  const int64_t c = int64_t(2) * kB, a = int64_t(kB) * ld, bk = int64_t(2) * kB * ld + int64_t(2) * kB;
   for (int r = 0; r < kB; ++r)
     for (int j = 0; j < kB; ++j)
       m[at(c, r, ld, j)] =
