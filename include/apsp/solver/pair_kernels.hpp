@@ -95,7 +95,7 @@ struct PairTiles {
   KOKKOS_INLINE_FUNCTION bool fused() const { return part == rest_fused || part == cross_fused; }
 };
 
-/// Whole rounds of the tuned shape only (BlockedFloydWarshall::pairs_of_rounds). The fused parts
+/// Whole rounds of the tuned shape only (PairRounds::applies, pair_rounds.hpp). The fused parts
 /// and the lagging ones are separate kernels (kFused): one kernel with both products spilled.
 template <class Ops, bool kFused>
 struct PairTilesKernel : PairTiles<typename Ops::Value> {

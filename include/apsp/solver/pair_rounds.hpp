@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// (GPU backends) The round driver that takes rounds two at a time, each pair's phase 3 in one
+// pass over C (the kernels and why: pair_kernels.hpp), with the look-ahead of
+// BlockedFloydWarshall::solve_with_lookahead opening the next block (a pair, or a last round
+// alone) while the main queue runs the rest of the current one:
+//   side: wait(rest done, last block) -> cross (fused, then lagging) -> record(cross done)
+//         -> open the next block -> record(opened)
+//   main: wait(opened) -> rest, fused -> wait(cross done) -> rest, lagging -> record(rest done)
+// A block of one round runs as solve_with_lookahead's rounds do.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#include "apsp/solver/pair_kernels.hpp"
+#include "apsp/solver/phase_kernels.hpp"
+#include "apsp/solver/round_operands.hpp"
+
+namespace apsp::Impl {
+
+/// `FW`: a BlockedFloydWarshall (its phases, its launch helpers, its tile operations).
+template <class FW>
+struct PairRounds {
+  using Ops = typename FW::Operations;
+  using ExecSpace = typename FW::Space;
+  using Runtime = typename FW::Runtime;
+  using Value = typename FW::Value;
+  using Matrix = typename FW::Matrix;
+  using Block = typename FW::Block;
+  using RoundOps = typename FW::RoundOps;
+
+  /// Whether solve() takes rounds in pairs: a GPU at its tuned block.
+  static bool applies(const Matrix& d) {
+    if constexpr (Ops::kHasTuned && !Ops::kPacksRounds)
+      return Ops::tuned(d.block, d.block) && d.blocks() >= 2;
+    else
+      return false;
+  }
+
+  /// Rounds of the block that starts at round k: two where both are whole rounds (the tuned
+  /// product of two rounds takes whole rounds only), else one.
+  static int block_rounds(const Block& rb, int k, int rounds) {
+    return k + 1 < rounds && rb.pivots(k + 1) == rb.block ? 2 : 1;
+  }
+
+  /// Every round, as FW::solve_with_lookahead (after_round, lanes16: see FW::solve).
+  template <class AfterRound>
+  static void solve(const Matrix& d, AfterRound&& after_round, int64_t* lanes16) {
+    using Tiles = Impl::PairTiles<Value>;
+    const Block rb = FW::whole(d);
+    const int rounds = d.blocks(), B = d.block, nb = int(d.n / B);
+    const ExecSpace main;
+    const ExecSpace side = Runtime::side_instance();
+    typename Runtime::Event opened, rest_done, cross_done;
+    const RoundOps round_ops(rb);
+    // Phases 1 and 2 of round r (their marks), and the marks phase 3 reads.
+    auto open_round = [&](int r) {
+      FW::phase1(rb, r, side);
+      FW::phase2(rb, r, rb.tile_row(r), true, true, side, lanes16, round_ops.marks_of(rb, r));
+      return FW::marked(round_ops, rb, r, side);
+    };
+    // A block of `size` rounds from k: a pair also takes round k's phase 3 on row and column k + 1.
+    auto open_block = [&](int k, int size) {
+      const PackedRound first = open_round(k);
+      if (size == 2) {
+        FW::template launch_product<Impl::NextPivotCrossKernel>(
+            "apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
+            Impl::NextPivotCross<Value>{rb.rows, rb.n, B, k, nb, rb.pivots(k), first, lanes16});
+        open_round(k + 1);
+      }
+      Runtime::record(opened, side);
+    };
+    auto pair_part = [&](const ExecSpace& exec, int k, int next, typename Tiles::Part part) {
+      const Tiles t{rb.rows,
+                    rb.n,
+                    B,
+                    k,
+                    nb,
+                    next,
+                    part,
+                    round_ops.pack_marked(rb, k, rb.tile_row(k), exec),
+                    round_ops.pack_marked(rb, k + 1, rb.tile_row(k + 1), exec),
+                    lanes16,
+                    B};
+      if (t.league() == 0) return;
+      const auto p = FW::policy(exec, t.league(), B, Ops::product_scratch(B));
+      if (t.fused())
+        Kokkos::parallel_for("apsp::phase3_round_pair", p, Impl::PairTilesKernel<Ops, true>{t});
+      else
+        Kokkos::parallel_for("apsp::phase3_round_pair_lagging", p, Impl::PairTilesKernel<Ops, false>{t});
+    };
+    open_block(0, block_rounds(rb, 0, rounds));
+    for (int k = 0; k < rounds;) {
+      const int size = block_rounds(rb, k, rounds), after = k + size;
+      const int next = after < rounds ? block_rounds(rb, after, rounds) : 0;
+      Runtime::wait(main, opened);
+      if (size == 2) {
+        if (next > 0) {
+          Runtime::wait(side, rest_done);  // the last block's: recorded again below
+          pair_part(side, k, next, Tiles::cross_fused);
+          pair_part(side, k, next, Tiles::cross_lagging);
+          Runtime::record(cross_done, side);
+        }
+        pair_part(main, k, next, Tiles::rest_fused);
+        if (next > 0) Runtime::wait(main, cross_done);
+        pair_part(main, k, next, Tiles::rest_lagging);
+        Runtime::record(rest_done, main);
+      } else if (next > 0) {  // one round, then one more: as solve_with_lookahead
+        Runtime::wait(side, rest_done);
+        const PackedRound packed = round_ops.pack_marked(rb, k, rb.tile_row(k), main);
+        if (nb > 2)
+          FW::template launch_product<Impl::RemainingTilesKernel>(
+              "apsp::phase3_remaining", main, (nb - 2) * (nb - 2),
+              Impl::RemainingTiles<Value>{rb.rows, rb.tile_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k), packed,
+                                          lanes16});
+        Runtime::record(rest_done, main);
+        FW::template launch_product<Impl::NextPivotCrossKernel>(
+            "apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
+            Impl::NextPivotCross<Value>{rb.rows, rb.n, B, k, nb, rb.pivots(k), packed, lanes16});
+      } else {
+        FW::phase3(rb, k, rb.tile_row(k), main, round_ops.pack_marked(rb, k, rb.tile_row(k), main), lanes16);
+      }
+      if (next > 0) open_block(after, next);
+      for (int r = k + 1; r <= after; ++r) after_round(r, rounds);
+      k = after;
+    }
+    side.fence();
+    main.fence();
+  }
+};
+
+}  // namespace apsp::Impl
