@@ -205,8 +205,9 @@ class RunStages {
     // edges, a GPU's whole tiles), not of V^3 or of the padded n^3: against n^3, a CPU's share at
     // V = 4000, B = 256 read 0.94 where every block ran in 16-bit lanes, which understated the
     // ceiling by 6 %.
-    const double computed = double(procs_.total(s.computed)), n = double(padded_size(rep_.vertices, rep_.block));
-    rep_.ceiling.share16 = std::min(1.0, double(procs_.total(s.lanes16)) / (computed > 0 ? computed : n * n * n));
+    // No product computed (one tile: phase 1 alone): no relaxation in 16-bit lanes either.
+    const double computed = double(procs_.total(s.computed));
+    rep_.ceiling.share16 = computed > 0 ? std::min(1.0, double(procs_.total(s.lanes16)) / computed) : 0.0;
   }
 
   /// The devices' rates (summed over the processes) for the run's ceiling; `measure`: a CPU

@@ -122,7 +122,7 @@ class BlockedFloydWarshall {
   template <class AfterRound>
   static void solve_with_lookahead(const Matrix& d, AfterRound&& after_round, int64_t* lanes16) {
     const Block rb = whole(d);
-    const int rounds = d.blocks(), B = d.block, nb = int(d.n / B);
+    const int rounds = d.blocks();
     const ExecSpace main;
     const ExecSpace side = Runtime::side_instance();
     typename Runtime::Event opened, rest_done;
@@ -137,16 +137,7 @@ class BlockedFloydWarshall {
     for (int k = 0; k < rounds; ++k) {
       Runtime::wait(main, opened);
       if (k + 1 < rounds) {
-        Runtime::wait(side, rest_done);  // still round k - 1's: recorded again below
-        if (nb > 2)
-          launch_product<Impl::RemainingTilesKernel>(
-              "apsp::phase3_remaining", main, (nb - 2) * (nb - 2),
-              Impl::RemainingTiles<Value>{rb.rows, rb.tile_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k), packed,
-                                          lanes16});
-        Runtime::record(rest_done, main);
-        launch_product<Impl::NextPivotCrossKernel>(
-            "apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
-            Impl::NextPivotCross<Value>{rb.rows, rb.n, B, k, nb, rb.pivots(k), packed, lanes16});
+        phase3_ahead(rb, k, packed, main, side, rest_done, lanes16);
         phase1(rb, k + 1, side);
         phase2(rb, k + 1, rb.tile_row(k + 1), true, true, side, lanes16, round_ops.marks_of(rb, k + 1));
         packed = marked(round_ops, rb, k + 1, side);
@@ -158,6 +149,23 @@ class BlockedFloydWarshall {
     }
     side.fence();
     main.fence();
+  }
+
+  /// The look-ahead's step of round k (one device): once the rest of the last round is done
+  /// (`rest_done`, recorded again here), round k's phase 3 off tile rows and columns k and k + 1
+  /// on `main`, and on those rows and columns on `side`, where round k + 1 then opens.
+  static void phase3_ahead(const Block& rb, int k, const PackedRound& packed, const ExecSpace& main,
+                           const ExecSpace& side, typename Runtime::Event& rest_done, int64_t* lanes16) {
+    const int B = rb.block, nb = int(rb.n / B);
+    Runtime::wait(side, rest_done);  // still the last round's: recorded again below
+    if (nb > 2)
+      launch_product<Impl::RemainingTilesKernel>(
+          "apsp::phase3_remaining", main, (nb - 2) * (nb - 2),
+          Impl::RemainingTiles<Value>{rb.rows, rb.tile_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k), packed, lanes16});
+    Runtime::record(rest_done, main);
+    launch_product<Impl::NextPivotCrossKernel>(
+        "apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
+        Impl::NextPivotCross<Value>{rb.rows, rb.n, B, k, nb, rb.pivots(k), packed, lanes16});
   }
 
   /// The rows `d` holds (the whole matrix on one device).

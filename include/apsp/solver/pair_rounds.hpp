@@ -30,13 +30,9 @@ struct PairRounds {
   using Block = typename FW::Block;
   using RoundOps = typename FW::RoundOps;
 
-  /// Whether solve() takes rounds in pairs: a GPU at its tuned block.
-  static bool applies(const Matrix& d) {
-    if constexpr (Ops::kHasTuned && !Ops::kPacksRounds)
-      return Ops::tuned(d.block, d.block) && d.blocks() >= 2;
-    else
-      return false;
-  }
+  /// Whether FW::solve takes rounds in pairs (it asks only for a GPU's tile operations): at the
+  /// tuned block, two rounds or more.
+  static bool applies(const Matrix& d) { return Ops::tuned(d.block, d.block) && d.blocks() >= 2; }
 
   /// Rounds of the block that starts at round k: two where both are whole rounds (the tuned
   /// product of two rounds takes whole rounds only), else one.
@@ -107,17 +103,7 @@ struct PairRounds {
         pair_part(main, k, next, Tiles::rest_lagging);
         Runtime::record(rest_done, main);
       } else if (next > 0) {  // one round, then one more: as solve_with_lookahead
-        Runtime::wait(side, rest_done);
-        const PackedRound packed = round_ops.pack_marked(rb, k, rb.tile_row(k), main);
-        if (nb > 2)
-          FW::template launch_product<Impl::RemainingTilesKernel>(
-              "apsp::phase3_remaining", main, (nb - 2) * (nb - 2),
-              Impl::RemainingTiles<Value>{rb.rows, rb.tile_row(k), rb.n, B, k, nb, k, 2, rb.pivots(k), packed,
-                                          lanes16});
-        Runtime::record(rest_done, main);
-        FW::template launch_product<Impl::NextPivotCrossKernel>(
-            "apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
-            Impl::NextPivotCross<Value>{rb.rows, rb.n, B, k, nb, rb.pivots(k), packed, lanes16});
+        FW::phase3_ahead(rb, k, round_ops.pack_marked(rb, k, rb.tile_row(k), main), main, side, rest_done, lanes16);
       } else {
         FW::phase3(rb, k, rb.tile_row(k), main, round_ops.pack_marked(rb, k, rb.tile_row(k), main), lanes16);
       }
