@@ -335,15 +335,16 @@ TEST(PackedTiles, Int32WithInfUnlessTheOperandsAreSmallAndCBelowTheCap) {
   EXPECT_FALSE(packed_product_matches({32766, kSmall, apsp::kInf - 1, false, 3, true}, 17));  // just short of INF
 }
 
-/// Two rounds on one pass over C (pair_kernels.hpp): the tuned product over 2B pivots, A's 2B
-/// columns and Bk's 2B rows side by side as two rounds' operands lie in the matrix, against the
-/// product entry by entry; in int32 (HIP's shape) and in 16-bit lanes (PackedHip), the latter
-/// with C holding INF and all four operand tiles marked small (case 2 through both rounds).
-template <class Traits>
+/// Two rounds on one pass over C (pair_kernels.hpp), or four (quad_kernels.hpp): the tuned
+/// product over kRounds B pivots, A's columns and Bk's rows side by side as the rounds' operands
+/// lie in the matrix, against the product entry by entry; in int32 (HIP's shape) and in 16-bit
+/// lanes (PackedHip), the latter with C holding INF and the operands marked small (case 2
+/// through every round: a pair's four tiles' marks, a quad's two strips').
+template <class Traits, int kRounds = 2>
 bool two_rounds_match(unsigned seed, int op_max, int c_inf_one_in, bool marked) {
   using S = Shape<Traits>;
   constexpr int kB = Traits::kMaxBlock, kS = Traits::slice_depth(kB);
-  const int ld = 4 * kB + 8;
+  const int ld = (kRounds + 2) * kB + 8;
   std::mt19937 rng(seed);
   std::vector<int32_t> m(size_t(ld) * size_t(ld));
   for (auto& v : m) v = rng() % 9 == 0 ? apsp::kInf : int32_t(rng() % unsigned(op_max + 1));
@@ -353,15 +354,17 @@ bool two_rounds_match(unsigned seed, int op_max, int c_inf_one_in, bool marked) 
       m[at(c, r, ld, j)] =
           c_inf_one_in != 0 && rng() % unsigned(c_inf_one_in) == 0 ? apsp::kInf : int32_t(rng() % 30000);
   std::vector<int32_t> expected = m;
-  reference_product(expected, ld, c, a, bk, kB, 2 * kB);
+  reference_product(expected, ld, c, a, bk, kB, kRounds * kB);
   std::vector<int32_t> slices = S::scratch(kB);
   static const int32_t kMarked = 1;
-  const apsp::OperandMarks marks =
-      marked ? apsp::OperandMarks{&kMarked, &kMarked, &kMarked, &kMarked} : apsp::OperandMarks{};
+  apsp::OperandMarks marks{};
+  if (marked)
+    marks = kRounds == 2 ? apsp::OperandMarks{&kMarked, &kMarked, &kMarked, &kMarked}
+                         : apsp::OperandMarks{&kMarked, &kMarked};
   bool sixteen = false;
   HostTeam::run(S::threads(kB), [&](const HostTeam& team) {
     const bool s = S::Ops::product(team, m.data() + c, m.data() + a, m.data() + bk, ld, Fixed<kB>{}, Fixed<kS>{},
-                                   Fixed<2 * kB / kS>{}, slices.data(), marks);
+                                   Fixed<kRounds * kB / kS>{}, slices.data(), marks);
     if (team.team_rank() == 0) sixteen = s;
   });
   EXPECT_EQ(first_difference(m, expected, ld), "") << "seed " << seed;
@@ -378,6 +381,17 @@ TEST(PackedTiles, TwoRoundsOnOnePassMatchTheProduct) {
   EXPECT_TRUE(two_rounds_match<PackedHip>(23, 1000, 0, false));     // case 1 through both rounds
   EXPECT_TRUE(two_rounds_match<PackedHip>(24, kSmall, 4, true));    // case 2: INF in C, all marked
   EXPECT_FALSE(two_rounds_match<PackedHip>(25, kSmall, 4, false));  // not told: int32
+}
+
+TEST(RegisterTilesHipShape, FourRoundsOnOnePassMatchTheProduct) {
+  EXPECT_FALSE((two_rounds_match<Hip, 4>(26, 100, 5, false)));
+}
+
+TEST(PackedTiles, FourRoundsOnOnePassMatchTheProduct) {
+  constexpr int kSmall = apsp::Impl::PackedTiles<PackedHip>::kSmall;
+  EXPECT_TRUE((two_rounds_match<PackedHip, 4>(27, 1000, 0, false)));     // case 1 through every round
+  EXPECT_TRUE((two_rounds_match<PackedHip, 4>(28, kSmall, 4, true)));    // case 2: INF in C, strips marked
+  EXPECT_FALSE((two_rounds_match<PackedHip, 4>(29, kSmall, 4, false)));  // not told: int32
 }
 
 /// The host's tile operations, marking round operands instead of packing them, with

@@ -117,6 +117,36 @@ TYPED_TEST(Solver, HostRoundsMatchTheReference) {
   }
 }
 
+// A GPU's round driver with blocks of four rounds (solver/quad_kernels.hpp), which solve() takes
+// only from PairRounds::kQuadsFromTiles tile rows on, called directly on small matrices: a block
+// of four then a pair (nb = 6), two blocks of four then a last round short of B (nb = 9);
+// against the naive reference and the driver with pairs alone (the same outputs). Sparse graphs
+// hold INF (the strips' marks decide), heavy weights take the int32 product.
+TYPED_TEST(Solver, RoundBlocksOfFourMatchTheReference) {
+  using Fw = BlockedFloydWarshall<TypeParam>;
+  using Ops = Impl::TileOps<TypeParam>;
+  if constexpr (!Ops::kHasTuned || Ops::kPacksRounds) {
+    GTEST_SKIP() << "not a GPU backend";
+  } else {
+    const int b = BackendTraits<TypeParam>::default_block;
+    for (const int v : {5 * b + 3, 9 * b - 5})
+      for (const bool heavy : {false, true}) {
+        SCOPED_TRACE("V=" + std::to_string(v) + (heavy ? ", heavy weights" : ""));
+        const Graph g = random_graph(v, 3.0 / v, heavy ? 40000 : 0, heavy ? 90000 : 1000, 23 + uint32_t(v));
+        auto with = [&](int quads_from) {
+          return blocked_apsp<TypeParam>(g, b, [&](const DistanceMatrix<TypeParam>& d) {
+            ASSERT_TRUE(Impl::PairRounds<Fw>::applies(d));
+            Impl::PairRounds<Fw>::solve(
+                d, [](int, int) {}, nullptr, quads_from);
+          });
+        };
+        const auto quads = with(1), pairs = with(1 << 30);
+        EXPECT_EQ(first_difference(quads, naive_apsp(g), v), "");
+        EXPECT_EQ(first_difference(quads, pairs, v), "");
+      }
+  }
+}
+
 // The lane tally's two counts, which the run's ceiling divides (pipeline/run_stages.hpp): where
 // every block may take 16-bit lanes (weights 0..1000, unreachable pairs among them), a CPU's
 // 16-bit count equals the count of all its products computed, at a V that is not a multiple of B (so

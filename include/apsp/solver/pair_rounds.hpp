@@ -6,7 +6,12 @@
 //   side: wait(rest done, last block) -> cross (fused, then lagging) -> record(cross done)
 //         -> open the next block -> record(opened)
 //   main: wait(opened) -> rest, fused -> wait(cross done) -> rest, lagging -> record(rest done)
-// A block of one round runs as solve_with_lookahead's rounds do.
+// A block of one round runs as solve_with_lookahead's rounds do. On a large matrix, blocks of four
+// rounds take the place of pairs (quad_kernels.hpp): their opening runs the four rounds on the
+// block's tile rows and columns, and every other tile takes the four in one pass, with no lagging
+// part:
+//   side: wait(rest done, last block) -> cross -> open the next block -> record(opened)
+//   main: wait(opened) -> rest -> record(rest done)
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -15,6 +20,7 @@
 
 #include "apsp/solver/pair_kernels.hpp"
 #include "apsp/solver/phase_kernels.hpp"
+#include "apsp/solver/quad_kernels.hpp"
 #include "apsp/solver/round_operands.hpp"
 
 namespace apsp::Impl {
@@ -34,15 +40,23 @@ struct PairRounds {
   /// tuned block, two rounds or more.
   static bool applies(const Matrix& d) { return Ops::tuned(d.block, d.block) && d.blocks() >= 2; }
 
-  /// Rounds of the block that starts at round k: two where both are whole rounds (the tuned
-  /// product of two rounds takes whole rounds only), else one.
-  static int block_rounds(const Block& rb, int k, int rounds) {
+  /// From how many tile rows on blocks of four rounds take the place of pairs: a block's opening
+  /// is four rounds of phases 1 and 2 one after the other on the second queue (phase 1 is one
+  /// team: about 0.1 ms on an H100), which the main queue's rest of the last block must cover.
+  static constexpr int kQuadsFromTiles = 96;
+
+  /// Rounds of the block that starts at round k: four on a large matrix, else two, where they
+  /// are whole rounds (the tuned products of several rounds take whole rounds only), else one.
+  static int block_rounds(const Block& rb, int k, int rounds, int quads_from) {
+    if (rounds >= quads_from && k + kQuadRounds <= rounds && rb.pivots(k + kQuadRounds - 1) == rb.block)
+      return kQuadRounds;
     return k + 1 < rounds && rb.pivots(k + 1) == rb.block ? 2 : 1;
   }
 
-  /// Every round, as FW::solve_with_lookahead (after_round, lanes16: see FW::solve).
+  /// Every round, as FW::solve_with_lookahead (after_round, lanes16: see FW::solve); blocks of
+  /// four rounds from `quads_from` tile rows on (the tests take them on small matrices).
   template <class AfterRound>
-  static void solve(const Matrix& d, AfterRound&& after_round, int64_t* lanes16) {
+  static void solve(const Matrix& d, AfterRound&& after_round, int64_t* lanes16, int quads_from = kQuadsFromTiles) {
     using Tiles = Impl::PairTiles<Value>;
     const Block rb = FW::whole(d);
     const int rounds = d.blocks(), B = d.block, nb = int(d.n / B);
@@ -50,6 +64,12 @@ struct PairRounds {
     const ExecSpace side = Runtime::side_instance();
     typename Runtime::Event opened, rest_done, cross_done;
     const RoundOps round_ops(rb);
+    // The fused products' strip marks of a block of four (two sets: the next block's opening
+    // marks its own while the rest of the current one reads these).
+    const Kokkos::View<int32_t*, typename ExecSpace::memory_space> strip_marks(
+        "apsp::quad_strip_marks", rounds >= quads_from ? size_t(4 * nb) : size_t(0));
+    int quads = 0;  // blocks of four opened
+    auto quad_marks = [&](int quad) { return strip_marks.data() + (quad % 2) * 2 * nb; };
     // Phases 1 and 2 of round r (their marks), and the marks phase 3 reads.
     auto open_round = [&](int r) {
       FW::phase1(rb, r, side);
@@ -58,6 +78,21 @@ struct PairRounds {
     };
     // A block of `size` rounds from k: a pair also takes round k's phase 3 on row and column k + 1.
     auto open_block = [&](int k, int size) {
+      if (size == kQuadRounds) {  // the four rounds on the block's strips, then their marks
+        for (int r = 0; r < kQuadRounds; ++r) {
+          const PackedRound marks = open_round(k + r);
+          FW::template launch_product<Impl::StripRoundKernel>(
+              "apsp::quad_strip_round", side,
+              Impl::StripRoundTiles<Value>{rb.rows, rb.n, B, k, r, nb, B, marks, lanes16}.league(),
+              Impl::StripRoundTiles<Value>{rb.rows, rb.n, B, k, r, nb, B, marks, lanes16});
+        }
+        if constexpr (Ops::kMarksSmallOperands)
+          Kokkos::parallel_for("apsp::quad_strip_marks", Kokkos::TeamPolicy<ExecSpace>(side, 2 * nb, Kokkos::AUTO),
+                               Impl::StripMarkKernel<Ops>{rb.rows, rb.n, B, k, nb, quad_marks(quads)});
+        ++quads;
+        Runtime::record(opened, side);
+        return;
+      }
       const PackedRound first = open_round(k);
       if (size == 2) {
         FW::template launch_product<Impl::NextPivotCrossKernel>(
@@ -86,12 +121,27 @@ struct PairRounds {
       else
         Kokkos::parallel_for("apsp::phase3_round_pair_lagging", p, Impl::PairTilesKernel<Ops, false>{t});
     };
-    open_block(0, block_rounds(rb, 0, rounds));
+    open_block(0, block_rounds(rb, 0, rounds, quads_from));
     for (int k = 0; k < rounds;) {
-      const int size = block_rounds(rb, k, rounds), after = k + size;
-      const int next = after < rounds ? block_rounds(rb, after, rounds) : 0;
+      const int size = block_rounds(rb, k, rounds, quads_from), after = k + size;
+      const int next = after < rounds ? block_rounds(rb, after, rounds, quads_from) : 0;
       Runtime::wait(main, opened);
-      if (size == 2) {
+      if (size == kQuadRounds) {
+        auto part = [&](const ExecSpace& exec, typename Impl::QuadTiles<Value>::Part which) {
+          const Impl::QuadTiles<Value> t{
+              rb.rows, rb.n, B, k, nb, next, which, Ops::kMarksSmallOperands ? quad_marks(quads - 1) : nullptr,
+              lanes16};
+          if (t.league() > 0)
+            Kokkos::parallel_for("apsp::phase3_round_quad", FW::policy(exec, t.league(), B, Ops::product_scratch(B)),
+                                 Impl::QuadTilesKernel<Ops>{t});
+        };
+        if (next > 0) {
+          Runtime::wait(side, rest_done);  // the last block's: recorded again below
+          part(side, Impl::QuadTiles<Value>::cross);
+        }
+        part(main, Impl::QuadTiles<Value>::rest);
+        Runtime::record(rest_done, main);
+      } else if (size == 2) {
         if (next > 0) {
           Runtime::wait(side, rest_done);  // the last block's: recorded again below
           pair_part(side, k, next, Tiles::cross_fused);
