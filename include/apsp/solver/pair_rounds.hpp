@@ -43,7 +43,10 @@ struct PairRounds {
   /// From how many tile rows on blocks of four rounds take the place of pairs: a block's opening
   /// is four rounds of phases 1 and 2 one after the other on the second queue (phase 1 is one
   /// team: about 0.1 ms on an H100), which the main queue's rest of the last block must cover.
-  static constexpr int kQuadsFromTiles = 96;
+  /// One H100, solve against pairs alone (090f601, random graphs): 1.13x at 40 and at 63 tile
+  /// rows (V = 5000, 8000: the opening is the longer), 0.94x at 86 (V = 11000), 0.93x at 157
+  /// and 313 (V = 20000, 40000).
+  static constexpr int kQuadsFromTiles = 84;
 
   /// Rounds of the block that starts at round k: four on a large matrix, else two, where they
   /// are whole rounds (the tuned products of several rounds take whole rounds only), else one.
