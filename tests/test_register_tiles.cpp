@@ -335,7 +335,7 @@ TEST(PackedTiles, Int32WithInfUnlessTheOperandsAreSmallAndCBelowTheCap) {
   EXPECT_FALSE(packed_product_matches({32766, kSmall, apsp::kInf - 1, false, 3, true}, 17));  // just short of INF
 }
 
-/// Two rounds on one pass over C (pair_kernels.hpp), or four (quad_kernels.hpp): the tuned
+/// Two rounds on one pass over C (pair_kernels.hpp), or four (round_block_kernels.hpp): the tuned
 /// product over kRounds B pivots, A's columns and Bk's rows side by side as the rounds' operands
 /// lie in the matrix, against the product entry by entry; in int32 (HIP's shape) and in 16-bit
 /// lanes (PackedHip), the latter with C holding INF and the operands marked small (case 2

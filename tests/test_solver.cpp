@@ -117,32 +117,35 @@ TYPED_TEST(Solver, HostRoundsMatchTheReference) {
   }
 }
 
-// A GPU's round driver with blocks of four rounds (solver/quad_kernels.hpp), which solve() takes
-// only from PairRounds::kQuadsFromTiles tile rows on, called directly on small matrices: a block
-// of four then a pair (nb = 6), two blocks of four then a last round short of B (nb = 9);
-// against the naive reference and the driver with pairs alone (the same outputs). Sparse graphs
-// hold INF (the strips' marks decide), heavy weights take the int32 product.
-TYPED_TEST(Solver, RoundBlocksOfFourMatchTheReference) {
+// A GPU's round driver with blocks of four and eight rounds (solver/round_block_kernels.hpp),
+// which solve() takes only on large matrices, called directly on small ones, against the naive
+// reference and the driver with pairs alone (the same outputs): blocks of four alone, and eight
+// first. At nb = 6 a block of four then a pair; at nb = 9 two blocks of four, or one of eight,
+// then a last round short of B; at nb = 14 also eight, then four, then single rounds. Sparse
+// graphs hold INF (the strips' marks decide), heavy weights take the int32 product.
+TYPED_TEST(Solver, RoundBlocksMatchTheReference) {
   using Fw = BlockedFloydWarshall<TypeParam>;
   using Ops = Impl::TileOps<TypeParam>;
   if constexpr (!Ops::kHasTuned || Ops::kPacksRounds) {
     GTEST_SKIP() << "not a GPU backend";
   } else {
-    const int b = BackendTraits<TypeParam>::default_block;
-    for (const int v : {5 * b + 3, 9 * b - 5})
+    using Wide = typename Impl::PairRounds<Fw>::Wide;
+    const int b = BackendTraits<TypeParam>::default_block, never = 1 << 30;
+    for (const int v : {5 * b + 3, 9 * b - 5, 14 * b - 20})
       for (const bool heavy : {false, true}) {
         SCOPED_TRACE("V=" + std::to_string(v) + (heavy ? ", heavy weights" : ""));
         const Graph g = random_graph(v, 3.0 / v, heavy ? 40000 : 0, heavy ? 90000 : 1000, 23 + uint32_t(v));
-        auto with = [&](int quads_from) {
+        auto with = [&](const Wide& wide) {
           return blocked_apsp<TypeParam>(g, b, [&](const DistanceMatrix<TypeParam>& d) {
             ASSERT_TRUE(Impl::PairRounds<Fw>::applies(d));
             Impl::PairRounds<Fw>::solve(
-                d, [](int, int) {}, nullptr, quads_from);
+                d, [](int, int) {}, nullptr, wide);
           });
         };
-        const auto quads = with(1), pairs = with(1 << 30);
-        EXPECT_EQ(first_difference(quads, naive_apsp(g), v), "");
-        EXPECT_EQ(first_difference(quads, pairs, v), "");
+        const auto pairs = with(Wide{never, never});
+        EXPECT_EQ(first_difference(pairs, naive_apsp(g), v), "");
+        EXPECT_EQ(first_difference(with(Wide{1, never}), pairs, v), "") << "blocks of four";
+        EXPECT_EQ(first_difference(with(Wide{1, 1}), pairs, v), "") << "blocks of eight first";
       }
   }
 }

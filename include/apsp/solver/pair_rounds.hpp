@@ -7,20 +7,21 @@
 //         -> open the next block -> record(opened)
 //   main: wait(opened) -> rest, fused -> wait(cross done) -> rest, lagging -> record(rest done)
 // A block of one round runs as solve_with_lookahead's rounds do. On a large matrix, blocks of four
-// rounds take the place of pairs (quad_kernels.hpp): their opening runs the four rounds on the
-// block's tile rows and columns, and every other tile takes the four in one pass, with no lagging
-// part:
+// or eight rounds take the place of pairs (round_block_kernels.hpp): their opening runs the
+// block's rounds on its tile rows and columns, and every other tile takes them in one pass, with
+// no lagging part:
 //   side: wait(rest done, last block) -> cross -> open the next block -> record(opened)
 //   main: wait(opened) -> rest -> record(rest done)
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "apsp/solver/pair_kernels.hpp"
 #include "apsp/solver/phase_kernels.hpp"
-#include "apsp/solver/quad_kernels.hpp"
+#include "apsp/solver/round_block_kernels.hpp"
 #include "apsp/solver/round_operands.hpp"
 
 namespace apsp::Impl {
@@ -46,20 +47,31 @@ struct PairRounds {
   /// One H100, solve against pairs alone (090f601, random graphs): 1.13x at 40 and at 63 tile
   /// rows (V = 5000, 8000: the opening is the longer), 0.94x at 86 (V = 11000), 0.93x at 157
   /// and 313 (V = 20000, 40000).
-  static constexpr int kQuadsFromTiles = 84;
+  static constexpr int kFoursFromTiles = 84;
+  /// From how many tile rows on blocks of eight take the place of blocks of four.
+  static constexpr int kEightsFromTiles = 128;
+  /// The largest blocks and from how many tile rows on each is taken (the tests take them on
+  /// small matrices).
+  struct Wide {
+    int fours_from = kFoursFromTiles;
+    int eights_from = kEightsFromTiles;
+  };
 
-  /// Rounds of the block that starts at round k: four on a large matrix, else two, where they
-  /// are whole rounds (the tuned products of several rounds take whole rounds only), else one.
-  static int block_rounds(const Block& rb, int k, int rounds, int quads_from) {
-    if (rounds >= quads_from && k + kQuadRounds <= rounds && rb.pivots(k + kQuadRounds - 1) == rb.block)
-      return kQuadRounds;
+  /// Rounds of the block that starts at round k: eight or four on a large matrix, else two,
+  /// where they are whole rounds (the tuned products of several rounds take whole rounds only),
+  /// else one.
+  static int block_rounds(const Block& rb, int k, int rounds, const Wide& wide) {
+    for (const int size : {8, 4})
+      if (rounds >= (size == 8 ? wide.eights_from : wide.fours_from) && k + size <= rounds &&
+          rb.pivots(k + size - 1) == rb.block)
+        return size;
     return k + 1 < rounds && rb.pivots(k + 1) == rb.block ? 2 : 1;
   }
 
   /// Every round, as FW::solve_with_lookahead (after_round, lanes16: see FW::solve); blocks of
-  /// four rounds from `quads_from` tile rows on (the tests take them on small matrices).
+  /// four and eight rounds as `wide` says.
   template <class AfterRound>
-  static void solve(const Matrix& d, AfterRound&& after_round, int64_t* lanes16, int quads_from = kQuadsFromTiles) {
+  static void solve(const Matrix& d, AfterRound&& after_round, int64_t* lanes16, const Wide& wide = {}) {
     using Tiles = Impl::PairTiles<Value>;
     const Block rb = FW::whole(d);
     const int rounds = d.blocks(), B = d.block, nb = int(d.n / B);
@@ -67,12 +79,12 @@ struct PairRounds {
     const ExecSpace side = Runtime::side_instance();
     typename Runtime::Event opened, rest_done, cross_done;
     const RoundOps round_ops(rb);
-    // The fused products' strip marks of a block of four (two sets: the next block's opening
-    // marks its own while the rest of the current one reads these).
+    // The fused products' strip marks of a block of four or eight (two sets: the next block's
+    // opening marks its own while the rest of the current one reads these).
     const Kokkos::View<int32_t*, typename ExecSpace::memory_space> strip_marks(
-        "apsp::quad_strip_marks", rounds >= quads_from ? size_t(4 * nb) : size_t(0));
-    int quads = 0;  // blocks of four opened
-    auto quad_marks = [&](int quad) { return strip_marks.data() + (quad % 2) * 2 * nb; };
+        "apsp::strip_marks", rounds >= std::min(wide.fours_from, wide.eights_from) ? size_t(4 * nb) : size_t(0));
+    int wide_blocks = 0;  // blocks of four or eight opened
+    auto wide_marks = [&](int block) { return strip_marks.data() + (block % 2) * 2 * nb; };
     // Phases 1 and 2 of round r (their marks), and the marks phase 3 reads.
     auto open_round = [&](int r) {
       FW::phase1(rb, r, side);
@@ -81,18 +93,15 @@ struct PairRounds {
     };
     // A block of `size` rounds from k: a pair also takes round k's phase 3 on row and column k + 1.
     auto open_block = [&](int k, int size) {
-      if (size == kQuadRounds) {  // the four rounds on the block's strips, then their marks
-        for (int r = 0; r < kQuadRounds; ++r) {
-          const PackedRound marks = open_round(k + r);
-          FW::template launch_product<Impl::StripRoundKernel>(
-              "apsp::quad_strip_round", side,
-              Impl::StripRoundTiles<Value>{rb.rows, rb.n, B, k, r, nb, B, marks, lanes16}.league(),
-              Impl::StripRoundTiles<Value>{rb.rows, rb.n, B, k, r, nb, B, marks, lanes16});
+      if (size >= 4) {  // the block's rounds on its strips, then their marks
+        for (int r = 0; r < size; ++r) {
+          const Impl::StripRoundTiles<Value> strips{rb.rows, rb.n, B, k, size, r, nb, B, open_round(k + r), lanes16};
+          FW::template launch_product<Impl::StripRoundKernel>("apsp::strip_round", side, strips.league(), strips);
         }
         if constexpr (Ops::kMarksSmallOperands)
-          Kokkos::parallel_for("apsp::quad_strip_marks", Kokkos::TeamPolicy<ExecSpace>(side, 2 * nb, Kokkos::AUTO),
-                               Impl::StripMarkKernel<Ops>{rb.rows, rb.n, B, k, nb, quad_marks(quads)});
-        ++quads;
+          Kokkos::parallel_for("apsp::strip_marks", Kokkos::TeamPolicy<ExecSpace>(side, 2 * nb, Kokkos::AUTO),
+                               Impl::StripMarkKernel<Ops>{rb.rows, rb.n, B, k, size, nb, wide_marks(wide_blocks)});
+        ++wide_blocks;
         Runtime::record(opened, side);
         return;
       }
@@ -124,25 +133,30 @@ struct PairRounds {
       else
         Kokkos::parallel_for("apsp::phase3_round_pair_lagging", p, Impl::PairTilesKernel<Ops, false>{t});
     };
-    open_block(0, block_rounds(rb, 0, rounds, quads_from));
+    open_block(0, block_rounds(rb, 0, rounds, wide));
     for (int k = 0; k < rounds;) {
-      const int size = block_rounds(rb, k, rounds, quads_from), after = k + size;
-      const int next = after < rounds ? block_rounds(rb, after, rounds, quads_from) : 0;
+      const int size = block_rounds(rb, k, rounds, wide), after = k + size;
+      const int next = after < rounds ? block_rounds(rb, after, rounds, wide) : 0;
       Runtime::wait(main, opened);
-      if (size == kQuadRounds) {
-        auto part = [&](const ExecSpace& exec, typename Impl::QuadTiles<Value>::Part which) {
-          const Impl::QuadTiles<Value> t{
-              rb.rows, rb.n, B, k, nb, next, which, Ops::kMarksSmallOperands ? quad_marks(quads - 1) : nullptr,
+      if (size >= 4) {
+        auto part = [&](const ExecSpace& exec, typename Impl::BlockTiles<Value>::Part which) {
+          const Impl::BlockTiles<Value> t{
+              rb.rows, rb.n,  B,
+              k,       size,  nb,
+              next,    which, Ops::kMarksSmallOperands ? wide_marks(wide_blocks - 1) : nullptr,
               lanes16};
-          if (t.league() > 0)
-            Kokkos::parallel_for("apsp::phase3_round_quad", FW::policy(exec, t.league(), B, Ops::product_scratch(B)),
-                                 Impl::QuadTilesKernel<Ops>{t});
+          if (t.league() == 0) return;
+          const auto p = FW::policy(exec, t.league(), B, Ops::product_scratch(B));
+          if (size == 8)
+            Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 8>{t});
+          else
+            Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 4>{t});
         };
         if (next > 0) {
           Runtime::wait(side, rest_done);  // the last block's: recorded again below
-          part(side, Impl::QuadTiles<Value>::cross);
+          part(side, Impl::BlockTiles<Value>::cross);
         }
-        part(main, Impl::QuadTiles<Value>::rest);
+        part(main, Impl::BlockTiles<Value>::rest);
         Runtime::record(rest_done, main);
       } else if (size == 2) {
         if (next > 0) {

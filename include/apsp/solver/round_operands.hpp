@@ -10,10 +10,10 @@
 // with the 16-bit product, packed_tiles.hpp), the same pass only notes, per tile of the pivot
 // column and row, whether every finite entry is small enough for the 16-bit product of a tile
 // that holds INF (its case 2). A pass over 2 V B entries that phase 2 has just written (in L2
-// on a GPU), one flag per tile; eight sets, by the round modulo 8, because a GPU's look-ahead
-// opens the next block of rounds (a pair: rounds k + 2 and k + 3; four rounds: k + 4 to k + 7)
-// while the phase 3 of the current block still reads the marks of its rounds (blocked_fw.hpp,
-// pair_kernels.hpp, quad_kernels.hpp).
+// on a GPU), one flag per tile; sixteen sets, by the round modulo 16, because a GPU's look-ahead
+// opens the next block of rounds (up to eight: k + 2 to k + 9 after a pair) while the phase 3 of
+// the current block still reads the marks of its rounds (blocked_fw.hpp, pair_kernels.hpp,
+// round_block_kernels.hpp).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -113,9 +113,9 @@ template <class ExecSpace, class Ops>
 class RoundOperands {
  public:
   /// (kMarksSmallOperands) Sets of marks, by the round modulo this: a GPU's look-ahead marks
-  /// the next block's rounds (up to four) while the products of the current block (up to four
-  /// rounds, after a pair) read theirs (pair_rounds.hpp).
-  static constexpr int kMarkSets = 8;
+  /// the next block's rounds (up to eight) while the products of the current block (a pair)
+  /// read theirs (pair_rounds.hpp).
+  static constexpr int kMarkSets = 16;
   /// Bytes for `row_tiles` tile rows of a padded n x n matrix.
   static int64_t bytes(int64_t n, int block, int64_t row_tiles) {
     if constexpr (Ops::kPacksRounds)
