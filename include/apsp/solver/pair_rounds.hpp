@@ -48,7 +48,10 @@ struct PairRounds {
   /// rows (V = 5000, 8000: the opening is the longer), 0.94x at 86 (V = 11000), 0.93x at 157
   /// and 313 (V = 20000, 40000).
   static constexpr int kFoursFromTiles = 84;
-  /// From how many tile rows on blocks of eight take the place of blocks of four.
+  /// From how many tile rows on blocks of eight take the place of blocks of four: their opening
+  /// is twice as long, and the strips' single rounds twice the share of the work (2 * 8 / nb).
+  /// One H200, solve against blocks of four alone (6c3f2d7, random graphs): 1.13x at 86 tile
+  /// rows (V = 11000), 0.988x at 125 (16000), 0.983x at 157 (20000), 0.974x at 313 (40000).
   static constexpr int kEightsFromTiles = 128;
   /// The largest blocks and from how many tile rows on each is taken (the tests take them on
   /// small matrices).
