@@ -76,7 +76,7 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
   app.add_flag("--progress", cl.progress, "show rounds done and time left (default: when stderr is a terminal)");
   app.add_flag("--phase-times", opt.phase_times,
                "time each phase (a fence after each: a few percent longer on a CPU; a GPU then takes its rounds one at "
-               "a time, not two, and solves V = 40000 a fifth slower; the JSON record carries them)");
+               "a time, not in blocks of two to eight, and solves slower; the JSON record carries them)");
   auto* no_ceiling =
       app.add_flag("--no-ceiling", opt.ceiling.skip, "report no ceiling or efficiency (a CPU then calibrates nothing)");
   app.add_flag("--calibrate", opt.ceiling.recalibrate,
