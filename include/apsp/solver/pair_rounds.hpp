@@ -62,7 +62,10 @@ struct PairRounds {
 
   /// Rounds of the block that starts at round k: eight or four on a large matrix, else two,
   /// where they are whole rounds (the tuned products of several rounds take whole rounds only),
-  /// else one.
+  /// else one. The sizes never grow along the solve (where a size no longer fits, it fits
+  /// nowhere later), so a pair or a single round never comes before a larger block: the single
+  /// round's look-ahead opens tile row and column k + 1 alone, and the marks' sets are counted for
+  /// this order.
   static int block_rounds(const Block& rb, int k, int rounds, const Wide& wide) {
     for (const int size : {8, 4})
       if (rounds >= (size == 8 ? wide.eights_from : wide.fours_from) && k + size <= rounds &&
@@ -143,11 +146,8 @@ struct PairRounds {
       Runtime::wait(main, opened);
       if (size >= 4) {
         auto part = [&](const ExecSpace& exec, typename Impl::BlockTiles<Value>::Part which) {
-          const Impl::BlockTiles<Value> t{
-              rb.rows, rb.n,  B,
-              k,       size,  nb,
-              next,    which, Ops::kMarksSmallOperands ? wide_marks(wide_blocks - 1) : nullptr,
-              lanes16};
+          const int32_t* marks = Ops::kMarksSmallOperands ? wide_marks(wide_blocks - 1) : nullptr;
+          const Impl::BlockTiles<Value> t{rb.rows, rb.n, B, k, size, nb, next, which, marks, lanes16};
           if (t.league() == 0) return;
           const auto p = FW::policy(exec, t.league(), B, Ops::product_scratch(B));
           if (size == 8)
