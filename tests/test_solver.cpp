@@ -120,9 +120,10 @@ TYPED_TEST(Solver, HostRoundsMatchTheReference) {
 // A GPU's round driver with blocks of four and eight rounds (solver/round_block_kernels.hpp),
 // which solve() takes only on large matrices, called directly on small ones, against the naive
 // reference and the driver with pairs alone (the same outputs): blocks of four alone, and eight
-// first. At nb = 6 a block of four then a pair; at nb = 9 two blocks of four, or one of eight,
-// then a last round short of B; at nb = 14 also eight, then four, then single rounds. Sparse
-// graphs hold INF (the strips' marks decide), heavy weights take the int32 product.
+// first. The blocks, by tile rows nb (the last round short of B unless V is a multiple of it):
+// nb = 6 four, then single rounds; nb = 10 (whole rounds) four, four, a pair, or eight, a pair;
+// nb = 9 four, four, one, or eight, one; nb = 14 four three times, or eight then four, then single
+// rounds. Sparse graphs hold INF (the strips' marks decide), heavy weights take the int32 product.
 TYPED_TEST(Solver, RoundBlocksMatchTheReference) {
   using Fw = BlockedFloydWarshall<TypeParam>;
   using Ops = Impl::TileOps<TypeParam>;
@@ -131,7 +132,7 @@ TYPED_TEST(Solver, RoundBlocksMatchTheReference) {
   } else {
     using Wide = typename Impl::PairRounds<Fw>::Wide;
     const int b = BackendTraits<TypeParam>::default_block, never = 1 << 30;
-    for (const int v : {5 * b + 3, 9 * b - 5, 14 * b - 20})
+    for (const int v : {5 * b + 3, 10 * b, 9 * b - 5, 14 * b - 20})
       for (const bool heavy : {false, true}) {
         SCOPED_TRACE("V=" + std::to_string(v) + (heavy ? ", heavy weights" : ""));
         const Graph g = random_graph(v, 3.0 / v, heavy ? 40000 : 0, heavy ? 90000 : 1000, 23 + uint32_t(v));
