@@ -341,7 +341,7 @@ TEST(PackedTiles, Int32WithInfUnlessTheOperandsAreSmallAndCBelowTheCap) {
 /// lanes (PackedHip), the latter with C holding INF and the operands marked small (case 2
 /// through every round: a pair's four tiles' marks, a quad's two strips').
 template <class Traits, int kRounds = 2>
-bool two_rounds_match(unsigned seed, int op_max, int c_inf_one_in, bool marked) {
+bool rounds_match(unsigned seed, int op_max, int c_inf_one_in, bool marked) {
   using S = Shape<Traits>;
   constexpr int kB = Traits::kMaxBlock, kS = Traits::slice_depth(kB);
   const int ld = (kRounds + 2) * kB + 8;
@@ -372,26 +372,26 @@ bool two_rounds_match(unsigned seed, int op_max, int c_inf_one_in, bool marked) 
 }
 
 TEST(RegisterTilesHipShape, TwoRoundsOnOnePassMatchTheProduct) {
-  EXPECT_FALSE(two_rounds_match<Hip>(21, 100, 0, false));
-  EXPECT_FALSE(two_rounds_match<Hip>(22, 100, 5, false));
+  EXPECT_FALSE(rounds_match<Hip>(21, 100, 0, false));
+  EXPECT_FALSE(rounds_match<Hip>(22, 100, 5, false));
 }
 
 TEST(PackedTiles, TwoRoundsOnOnePassMatchTheProduct) {
   constexpr int kSmall = apsp::Impl::PackedTiles<PackedHip>::kSmall;
-  EXPECT_TRUE(two_rounds_match<PackedHip>(23, 1000, 0, false));     // case 1 through both rounds
-  EXPECT_TRUE(two_rounds_match<PackedHip>(24, kSmall, 4, true));    // case 2: INF in C, all marked
-  EXPECT_FALSE(two_rounds_match<PackedHip>(25, kSmall, 4, false));  // not told: int32
+  EXPECT_TRUE(rounds_match<PackedHip>(23, 1000, 0, false));     // case 1 through both rounds
+  EXPECT_TRUE(rounds_match<PackedHip>(24, kSmall, 4, true));    // case 2: INF in C, all marked
+  EXPECT_FALSE(rounds_match<PackedHip>(25, kSmall, 4, false));  // not told: int32
 }
 
 TEST(RegisterTilesHipShape, FourRoundsOnOnePassMatchTheProduct) {
-  EXPECT_FALSE((two_rounds_match<Hip, 4>(26, 100, 5, false)));
+  EXPECT_FALSE((rounds_match<Hip, 4>(26, 100, 5, false)));
 }
 
 TEST(PackedTiles, FourRoundsOnOnePassMatchTheProduct) {
   constexpr int kSmall = apsp::Impl::PackedTiles<PackedHip>::kSmall;
-  EXPECT_TRUE((two_rounds_match<PackedHip, 4>(27, 1000, 0, false)));     // case 1 through every round
-  EXPECT_TRUE((two_rounds_match<PackedHip, 4>(28, kSmall, 4, true)));    // case 2: INF in C, strips marked
-  EXPECT_FALSE((two_rounds_match<PackedHip, 4>(29, kSmall, 4, false)));  // not told: int32
+  EXPECT_TRUE((rounds_match<PackedHip, 4>(27, 1000, 0, false)));     // case 1 through every round
+  EXPECT_TRUE((rounds_match<PackedHip, 4>(28, kSmall, 4, true)));    // case 2: INF in C, strips marked
+  EXPECT_FALSE((rounds_match<PackedHip, 4>(29, kSmall, 4, false)));  // not told: int32
 }
 
 /// The host's tile operations, marking round operands instead of packing them, with

@@ -25,6 +25,7 @@
 
 #include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/round_operands.hpp"
+#include "apsp/solver/tile_order.hpp"
 
 namespace apsp::Impl {
 
@@ -41,13 +42,6 @@ struct PairTiles {
   int64_t* lanes16 = nullptr;  ///< the lane tally (lane_tally.hpp), or null
   int pivots = 0;              ///< B: whole rounds only (the tuned shape)
 
-  /// The rest's fused tiles go in groups of this many tile rows, column by column within a
-  /// group, so that the teams resident at once (two per multiprocessor, a few hundred) share a few
-  /// dozen operand tiles: row by row they would read every tile of both rounds' pivot rows
-  /// (41 MB at V = 40000) once per wave.
-  static constexpr int kGroupRows = 16;
-  /// t-th index of [0, nb) outside [from, from + count).
-  KOKKOS_INLINE_FUNCTION static int outside(int t, int from, int count) { return t < from ? t : t + count; }
   /// Rounds and next block: [k, k + s) are left out of the rest.
   KOKKOS_INLINE_FUNCTION int s() const { return 2 + next; }
   KOKKOS_INLINE_FUNCTION int league() const {
@@ -67,23 +61,20 @@ struct PairTiles {
   KOKKOS_INLINE_FUNCTION void tile_of(int id, int& i, int& j) const {
     const int x = next, m = nb - s();
     switch (part) {
-      case rest_fused: {  // groups of kGroupRows tile rows, column by column within a group
-        const int first = id / (kGroupRows * m) * kGroupRows, g = m - first < kGroupRows ? m - first : kGroupRows;
-        const int within = id - first * m;
-        i = outside(first + within % g, k, s()), j = outside(within / g, k, s());
+      case rest_fused:  // grouped (tile_order.hpp)
+        grouped_tile(id, m, k, s(), i, j);
         break;
-      }
       case rest_lagging:  // (k, j), j outside [k + 1, k + s); then (i, k), i outside [k, k + s)
         if (id < nb - (s() - 1))
-          i = k, j = outside(id, k + 1, s() - 1);
+          i = k, j = index_outside(id, k + 1, s() - 1);
         else
-          i = outside(id - (nb - (s() - 1)), k, s()), j = k;
+          i = index_outside(id - (nb - (s() - 1)), k, s()), j = k;
         break;
       case cross_fused:  // rows R, columns outside [k, k + 2); then columns R, rows outside [k, k + s)
         if (id < x * (nb - 2))
-          i = k + 2 + id / (nb - 2), j = outside(id % (nb - 2), k, 2);
+          i = k + 2 + id / (nb - 2), j = index_outside(id % (nb - 2), k, 2);
         else
-          j = k + 2 + (id - x * (nb - 2)) / m, i = outside((id - x * (nb - 2)) % m, k, s());
+          j = k + 2 + (id - x * (nb - 2)) / m, i = index_outside((id - x * (nb - 2)) % m, k, s());
         break;
       default:  // (r, k) and (k, r), r in R
         if (id < x)

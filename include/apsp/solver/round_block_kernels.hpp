@@ -26,11 +26,9 @@
 
 #include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/round_operands.hpp"
+#include "apsp/solver/tile_order.hpp"
 
 namespace apsp::Impl {
-
-/// t-th index of [0, nb) outside [from, from + count).
-KOKKOS_INLINE_FUNCTION int index_outside(int t, int from, int count) { return t < from ? t : t + count; }
 
 /// Round p = k + r of the block [k, k + R) on the strips' tiles outside tile row and column p
 /// (those are phase 2's): tile rows k + a, a != r, every column but p; then tile columns
@@ -77,8 +75,7 @@ struct StripRoundKernel : StripRoundTiles<typename Ops::Value> {
 
 /// Marks the final strips of the block [k, k + R) for the fused products (PackedTiles' case
 /// 2): team t < nb sets a[t] = whether every entry of tiles (t, k .. k + R - 1) is small, team
-/// nb + t sets a[nb + t] for tiles (k .. k + R - 1, t). The same reads as mark_small_tile, over a
-/// strip.
+/// nb + t sets a[nb + t] for tiles (k .. k + R - 1, t) (mark_small_region).
 template <class Ops>
 struct StripMarkKernel {
   const int32_t* d;
@@ -91,17 +88,7 @@ struct StripMarkKernel {
     const int rows = row_strip ? B : R * B, cols = row_strip ? R * B : B;
     const int32_t* first =
         row_strip ? d + int64_t(t) * B * n + int64_t(k) * B : d + int64_t(k) * B * n + int64_t(t) * B;
-    int32_t* flag = a + id;
-    Kokkos::single(Kokkos::PerTeam(team), [&] { *flag = 1; });
-    team.team_barrier();
-    const int size = team.team_size(), rank = team.team_rank();
-    const int across = size < B ? size : B, rows_step = size / across;
-    const int r0 = rank / across, c0 = rank % across;
-    bool large = false;
-    if (r0 < rows_step)
-      for (int r = r0; r < rows; r += rows_step)
-        for (int c = c0; c < cols; c += across) large |= !Ops::small_entry(first[int64_t(r) * n + c]);
-    if (large) Kokkos::atomic_fetch_and(flag, 0);
+    mark_small_region<Ops>(team, first, n, rows, cols, B, a + id);
   }
 };
 
@@ -117,9 +104,6 @@ struct BlockTiles {
   Part part;
   const int32_t* marks = nullptr;  ///< StripMarkKernel's flags (a: nb, then bk: nb), or null
   int64_t* lanes16 = nullptr;      ///< the lane tally (lane_tally.hpp), or null
-  /// The rest goes in groups of this many tile rows, column by column within a group (as
-  /// PairTiles::kGroupRows: the teams resident at once share a few dozen operand strips).
-  static constexpr int kGroupRows = 16;
   KOKKOS_INLINE_FUNCTION int s() const { return R + next; }
   KOKKOS_INLINE_FUNCTION int league() const {
     const int m = nb - s();
@@ -127,10 +111,8 @@ struct BlockTiles {
   }
   KOKKOS_INLINE_FUNCTION void tile_of(int id, int& i, int& j) const {
     const int m = nb - s();
-    if (part == rest) {
-      const int first = id / (kGroupRows * m) * kGroupRows, g = m - first < kGroupRows ? m - first : kGroupRows;
-      const int within = id - first * m;
-      i = index_outside(first + within % g, k, s()), j = index_outside(within / g, k, s());
+    if (part == rest) {  // grouped (tile_order.hpp)
+      grouped_tile(id, m, k, s(), i, j);
     } else if (id < next * (nb - R)) {  // rows N, columns off the block
       i = k + R + id / (nb - R), j = index_outside(id % (nb - R), k, R);
     } else {  // columns N, rows off the block and N

@@ -48,12 +48,14 @@ struct MarkTargets {
   int32_t* bk = nullptr;
 };
 
-/// Marks one B x B tile (ld n) as a team: *flag = whether every entry is small
-/// (Ops::small_entry). The team's earlier writes to the tile are visible after its barrier.
-/// No team reduction: each thread that finds a large entry clears the flag (one atomic per
-/// thread), which keeps phase 2's kernel, where this follows the product, free of spills.
+/// Marks a region of `rows` x `cols` entries (ld n, at most B entries across per pass) as a
+/// team: *flag = whether every entry is small (Ops::small_entry). The team's earlier writes to
+/// the region are visible after its barrier. No team reduction: each thread that finds a large
+/// entry clears the flag (one atomic per thread), which keeps phase 2's kernel, where this
+/// follows the product, free of spills.
 template <class Ops, class Member>
-KOKKOS_INLINE_FUNCTION void mark_small_tile(const Member& team, const int32_t* tile, int64_t n, int B, int32_t* flag) {
+KOKKOS_INLINE_FUNCTION void mark_small_region(const Member& team, const int32_t* first, int64_t n, int rows, int cols,
+                                              int B, int32_t* flag) {
   Kokkos::single(Kokkos::PerTeam(team), [&] { *flag = 1; });
   team.team_barrier();
   const int size = team.team_size(), rank = team.team_rank();
@@ -61,9 +63,15 @@ KOKKOS_INLINE_FUNCTION void mark_small_tile(const Member& team, const int32_t* t
   const int r0 = rank / across, c0 = rank % across;
   bool large = false;
   if (r0 < rows_step)
-    for (int r = r0; r < B; r += rows_step)
-      for (int c = c0; c < B; c += across) large |= !Ops::small_entry(tile[int64_t(r) * n + c]);
+    for (int r = r0; r < rows; r += rows_step)
+      for (int c = c0; c < cols; c += across) large |= !Ops::small_entry(first[int64_t(r) * n + c]);
   if (large) Kokkos::atomic_fetch_and(flag, 0);
+}
+
+/// The same for one B x B tile.
+template <class Ops, class Member>
+KOKKOS_INLINE_FUNCTION void mark_small_tile(const Member& team, const int32_t* tile, int64_t n, int B, int32_t* flag) {
+  mark_small_region<Ops>(team, tile, n, B, B, B, flag);
 }
 
 /// Where one round's packed operands are, as the phase-3 kernels carry them: the A operand of
