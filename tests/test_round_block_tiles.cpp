@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The tiles of a block of R rounds (solver/round_block_kernels.hpp), counted against blocked
-// Floyd-Warshall: the opening (for each round p of the block, phases 1 and 2, then round p on the
-// rest of the block's tile rows and columns) and the fused products give every tile each round
-// once, the opening's rounds in order and never writing tile row or column p in round p (its
-// operands); the cross part holds exactly the next block's rows and columns off the block's,
-// the rest nothing of them.
+// Floyd-Warshall: the opening (the diagonal block D closed by the phase kernels on D, round by
+// round; then the strips in one product each) and the fused products give every tile each round
+// once, D's rounds in order and never writing tile row or column p in round p's phase 3 (its
+// operands); the strips part holds exactly the block's rows and columns off D, the cross part
+// exactly the next block's rows and columns off the block's, the rest nothing of them.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "apsp/solver/phase_kernels.hpp"
 #include "apsp/solver/round_block_kernels.hpp"
 
 namespace apsp::test {
@@ -30,23 +31,36 @@ TEST(RoundBlockTiles, EveryTileGetsEachRoundOnce) {
             last[at(i, j)] = r;
           };
           const auto in_block = [&](int t) { return t >= k && t < k + R; };
-          for (int r = 0; r < R; ++r) {
+          for (int r = 0; r < R; ++r) {  // D, as a matrix of R tile rows
             const int p = k + r;
-            for (int t = 0; t < nb; ++t) {  // phases 1 and 2 of round p
-              apply(p, t, r);
-              if (t != p) apply(t, p, r);
+            apply(p, p, r);  // phase 1
+            const Impl::PivotRowColumnTiles<int32_t> cross{nullptr, nullptr, 0, 128, r, R, R, r, true, true, 128};
+            for (int id = 0; id < cross.row_teams() + cross.column_teams(); ++id) {
+              bool in_row = false;
+              int other = -1;
+              cross.tile_of(id, in_row, other);
+              ASSERT_TRUE(other >= 0 && other < R && other != r) << other;
+              apply(in_row ? p : k + other, in_row ? k + other : p, r);
             }
-            const Impl::StripRoundTiles<int32_t> strips{nullptr, 0, 128, k, R, r, nb, 128};
-            for (int id = 0; id < strips.league(); ++id) {
+            const Impl::RemainingTiles<int32_t> others{nullptr, nullptr, 0, 128, r, R, r, 1, 128};
+            for (int id = 0; id < (R - 1) * (R - 1); ++id) {
               int i = -1, j = -1;
-              strips.tile_of(id, i, j);
-              ASSERT_TRUE(i >= 0 && i < nb && j >= 0 && j < nb) << i << " " << j;
-              EXPECT_TRUE(in_block(i) || in_block(j)) << "tile (" << i << ", " << j << ") is off the strips";
-              EXPECT_TRUE(i != p && j != p) << "round " << p << " writes its own operand (" << i << ", " << j << ")";
-              apply(i, j, r);
+              others.tile_of(id, i, j);
+              ASSERT_TRUE(i >= 0 && i < R && j >= 0 && j < R) << i << " " << j;
+              EXPECT_TRUE(i != r && j != r) << "round " << p << " writes its own operand (" << i << ", " << j << ")";
+              apply(k + i, k + j, r);
             }
           }
-          // The strips are final now: every fused tile takes the R rounds at once.
+          // D is closed: every strip tile takes the R rounds at once.
+          const Impl::BlockTiles<int32_t> strips{nullptr, 0, 128, k, R, nb, 0, Impl::BlockTiles<int32_t>::strips};
+          for (int id = 0; id < strips.league(); ++id) {
+            int i = -1, j = -1;
+            strips.tile_of(id, i, j);
+            ASSERT_TRUE(i >= 0 && i < nb && j >= 0 && j < nb) << i << " " << j;
+            EXPECT_NE(in_block(i), in_block(j)) << "tile (" << i << ", " << j << ") is not a strip's, off D";
+            for (int r = 0; r < R; ++r) apply(i, j, r);
+          }
+          // The strips are final now: so is every fused tile after its one product.
           const auto in_next = [&](int t) { return t >= k + R && t < k + R + next; };
           for (auto part : {Impl::BlockTiles<int32_t>::rest, Impl::BlockTiles<int32_t>::cross}) {
             const Impl::BlockTiles<int32_t> tiles{nullptr, 0, 128, k, R, nb, next, part, nullptr, nullptr};

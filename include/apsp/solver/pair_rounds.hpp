@@ -7,9 +7,9 @@
 //         -> open the next block -> record(opened)
 //   main: wait(opened) -> rest, fused -> wait(cross done) -> rest, lagging -> record(rest done)
 // A block of one round runs as solve_with_lookahead's rounds do. On a large matrix, blocks of four
-// or eight rounds take the place of pairs (round_block_kernels.hpp): their opening runs the
-// block's rounds on its tile rows and columns, and every other tile takes them in one pass, with
-// no lagging part:
+// or eight rounds take the place of pairs (round_block_kernels.hpp): their opening closes the
+// block's diagonal block and takes its tile rows and columns in one product each, and every other
+// tile takes the rounds in one pass, with no lagging part:
 //   side: wait(rest done, last block) -> cross -> open the next block -> record(opened)
 //   main: wait(opened) -> rest -> record(rest done)
 #pragma once
@@ -85,12 +85,30 @@ struct PairRounds {
     const ExecSpace side = Runtime::side_instance();
     typename Runtime::Event opened, rest_done, cross_done;
     const RoundOps round_ops(rb);
-    // The fused products' strip marks of a block of four or eight (two sets: the next block's
-    // opening marks its own while the rest of the current one reads these).
+    // The strip marks of a block of four or eight: two sets for the fused products (the next
+    // block's opening marks its own while the rest of the current one reads these), then one
+    // for the opening's product of the strips.
     const Kokkos::View<int32_t*, typename ExecSpace::memory_space> strip_marks(
-        "apsp::strip_marks", rounds >= std::min(wide.fours_from, wide.eights_from) ? size_t(4 * nb) : size_t(0));
+        "apsp::strip_marks", rounds >= std::min(wide.fours_from, wide.eights_from) ? size_t(6 * nb) : size_t(0));
     int wide_blocks = 0;  // blocks of four or eight opened
     auto wide_marks = [&](int block) { return strip_marks.data() + (block % 2) * 2 * nb; };
+    int32_t* const opening_marks = strip_marks.data() + 4 * nb;
+    auto mark_strips = [&](int k, int size, int32_t* to) {
+      if constexpr (Ops::kMarksSmallOperands)
+        Kokkos::parallel_for("apsp::strip_marks", Kokkos::TeamPolicy<ExecSpace>(side, 2 * nb, Kokkos::AUTO),
+                             Impl::StripMarkKernel<Ops>{rb.rows, rb.n, B, k, size, nb, to});
+    };
+    // The R rounds' product of the tiles of one part of the block of `size` rounds from k.
+    auto wide_part = [&](const ExecSpace& exec, int k, int size, int next, typename Impl::BlockTiles<Value>::Part which,
+                         const int32_t* marks) {
+      const Impl::BlockTiles<Value> t{rb.rows, rb.n, B, k, size, nb, next, which, marks, lanes16};
+      if (t.league() == 0) return;
+      const auto p = FW::policy(exec, t.league(), B, Ops::product_scratch(B));
+      if (size == 8)
+        Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 8>{t});
+      else
+        Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 4>{t});
+    };
     // Phases 1 and 2 of round r (their marks), and the marks phase 3 reads.
     auto open_round = [&](int r) {
       FW::phase1(rb, r, side);
@@ -99,14 +117,38 @@ struct PairRounds {
     };
     // A block of `size` rounds from k: a pair also takes round k's phase 3 on row and column k + 1.
     auto open_block = [&](int k, int size) {
-      if (size >= 4) {  // the block's rounds on its strips, then their marks
+      if (size >= 4) {
+        // The diagonal block D closed: each round's three phases on D as a matrix of `size` tile
+        // rows (the round's marks as a round's: phase 2 sets them, phase 3 reads them).
+        Value* const corner = rb.rows + int64_t(k) * B * rb.n + int64_t(k) * B;
         for (int r = 0; r < size; ++r) {
-          const Impl::StripRoundTiles<Value> strips{rb.rows, rb.n, B, k, size, r, nb, B, open_round(k + r), lanes16};
-          FW::template launch_product<Impl::StripRoundKernel>("apsp::strip_round", side, strips.league(), strips);
+          FW::phase1(rb, k + r, side);
+          const Impl::PivotRowColumnTiles<Value> cross{corner,
+                                                       corner + int64_t(r) * B * rb.n + int64_t(r) * B,
+                                                       rb.n,
+                                                       B,
+                                                       r,
+                                                       size,
+                                                       size,
+                                                       r,
+                                                       true,
+                                                       true,
+                                                       B,
+                                                       lanes16,
+                                                       round_ops.marks_of(rb, k + r)};
+          FW::template launch_product<Impl::PivotRowColumnKernel>("apsp::block_diagonal_phase2", side, 2 * (size - 1),
+                                                                  cross);
+          const Impl::RemainingTiles<Value> others{
+              corner, corner + int64_t(r) * B * rb.n,         rb.n,   B, r, size, r, 1,
+              B,      FW::marked(round_ops, rb, k + r, side), lanes16};
+          FW::template launch_product<Impl::RemainingTilesKernel>("apsp::block_diagonal_phase3", side,
+                                                                  (size - 1) * (size - 1), others);
         }
-        if constexpr (Ops::kMarksSmallOperands)
-          Kokkos::parallel_for("apsp::strip_marks", Kokkos::TeamPolicy<ExecSpace>(side, 2 * nb, Kokkos::AUTO),
-                               Impl::StripMarkKernel<Ops>{rb.rows, rb.n, B, k, size, nb, wide_marks(wide_blocks)});
+        // The strips through D in one product each, then their marks for the fused products.
+        mark_strips(k, size, opening_marks);
+        wide_part(side, k, size, 0, Impl::BlockTiles<Value>::strips,
+                  Ops::kMarksSmallOperands ? opening_marks : nullptr);
+        mark_strips(k, size, wide_marks(wide_blocks));
         ++wide_blocks;
         Runtime::record(opened, side);
         return;
@@ -145,21 +187,12 @@ struct PairRounds {
       const int next = after < rounds ? block_rounds(rb, after, rounds, wide) : 0;
       Runtime::wait(main, opened);
       if (size >= 4) {
-        auto part = [&](const ExecSpace& exec, typename Impl::BlockTiles<Value>::Part which) {
-          const int32_t* marks = Ops::kMarksSmallOperands ? wide_marks(wide_blocks - 1) : nullptr;
-          const Impl::BlockTiles<Value> t{rb.rows, rb.n, B, k, size, nb, next, which, marks, lanes16};
-          if (t.league() == 0) return;
-          const auto p = FW::policy(exec, t.league(), B, Ops::product_scratch(B));
-          if (size == 8)
-            Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 8>{t});
-          else
-            Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 4>{t});
-        };
+        const int32_t* marks = Ops::kMarksSmallOperands ? wide_marks(wide_blocks - 1) : nullptr;
         if (next > 0) {
           Runtime::wait(side, rest_done);  // the last block's: recorded again below
-          part(side, Impl::BlockTiles<Value>::cross);
+          wide_part(side, k, size, next, Impl::BlockTiles<Value>::cross, marks);
         }
-        part(main, Impl::BlockTiles<Value>::rest);
+        wide_part(main, k, size, next, Impl::BlockTiles<Value>::rest, marks);
         Runtime::record(rest_done, main);
       } else if (size == 2) {
         if (next > 0) {

@@ -5,15 +5,36 @@
 // stores); ncu on one H100 at V = 20000 still put 20 % of the pair kernel's warp samples outside
 // its slice loop, and R rounds divide that by R / 2 again.
 //
-// Rounds J = [k, k + R) as one block. Its opening, on the second queue: the R rounds of
-// Floyd-Warshall restricted to tile rows and columns J (the strips): for each round p of J,
-// phases 1 and 2, then round p on every other tile of the strips (StripRoundKernel). The strips
-// are then final for J, and every other tile (i, j) takes the R rounds in one product of depth
-// R B: A = tiles (i, k .. k + R - 1), side by side in the matrix, Bk = tiles (k .. k + R - 1, j)
-// below one another. That is blocked Floyd-Warshall's phase 3 for a block of R B pivots: a
-// product over final operands, in any order of its pivots. Unlike a pair, nothing lags behind
-// the fused tiles, so the operands' 16-bit marks are taken once on the final strips
-// (StripMarkKernel: one flag per strip of R tiles).
+// Rounds J = [k, k + R) as one block of R B pivots, in the three phases of blocked
+// Floyd-Warshall at that size. The block's opening, on the second queue:
+// 1. the diagonal block D = tiles (J, J) closed: the R tile rounds of J on D alone (phases 1, 2
+//    and 3 of each round restricted to D, the phase kernels on D as a matrix of R tile rows);
+// 2. the strips (tile rows and columns J, off D) in one product of depth R B each, a row tile
+//    (q, j) through D's row q, a column tile (i, q) through D's column q (part `strips`).
+// Every other tile (i, j) then takes the R rounds in one product of depth R B: A = tiles (i, k ..
+// k + R - 1), side by side in the matrix, Bk = tiles (k .. k + R - 1, j) below one another (parts
+// `rest` and `cross`): a product over final operands, in any order of its pivots.
+//
+// Why step 2 is exact though its teams read tiles that others of the same kernel write. Let
+// d_J(x, y) be the shortest path from x to y through the vertices of earlier blocks and of J
+// (D holds d_J after step 1) and old(z, j) a strip entry before step 2 (through earlier blocks
+// only). A path through J leaves J for the last time at some z in J, so
+//   d_J(q, j) = min over z in J of d_J(q, z) + old(z, j)   (the term z = q is old(q, j)).
+// A team reads each entry of its strip operand before or after the team of that tile writes
+// it: old(z, j), or d_J(z, j) <= old(z, j). Every term it forms is then the length of a path through
+// earlier blocks and J, so at least d_J(q, j), and the term of the z that attains the minimum is
+// at most old's: the minimum over the terms is d_J(q, j) whichever values were read (the same for
+// a column tile, through D's column). In 16-bit lanes (packed_tiles.hpp) case 1 holds for any
+// operands; case 2 takes the strips' marks from before step 2 (StripMarkKernel). A value read
+// after its update is below the marked one (still small), or was INF: staged capped, its sums
+// are exact or at least kCap, which replaces no lane. The attaining term is made of marked
+// values, small where d_J(q, j) is finite, and its sum, read either way, is exact; where
+// d_J(q, j) is INF no term is finite.
+//
+// After step 2 the strips are final for J, and their 16-bit marks for the fused products are taken
+// once (StripMarkKernel: one flag per strip of R tiles). Until 2026-11 step 2 was the block's
+// rounds one at a time on the strips (phases 2 and 3 of each round, R kernels of depth B): ncu on
+// one H100 at V = 20000 put those at 14 % of the kernel time for 10 % of the relaxations.
 //
 // The look-ahead splits the fused tiles by the next block of rounds N = [k + R, k + R + next):
 // the tiles of rows and columns N ("cross") go first on the second queue, where the next block
@@ -30,52 +51,11 @@
 
 namespace apsp::Impl {
 
-/// Round p = k + r of the block [k, k + R) on the strips' tiles outside tile row and column p
-/// (those are phase 2's): tile rows k + a, a != r, every column but p; then tile columns
-/// k + b, b != r, every row outside the block. One team each, a single-round product through
-/// tiles (i, p) and (p, j), which this kernel does not write.
-template <class Value>
-struct StripRoundTiles {
-  Value* d;  ///< the whole matrix, ld n
-  int64_t n;
-  int B, k, R, r, nb;
-  int pivots;                  ///< B: whole rounds only
-  PackedRound packed{};        ///< round p's marks (phase 2 wrote them)
-  int64_t* lanes16 = nullptr;  ///< the lane tally (lane_tally.hpp), or null
-  KOKKOS_INLINE_FUNCTION int row_teams() const { return (R - 1) * (nb - 1); }
-  KOKKOS_INLINE_FUNCTION int league() const { return row_teams() + (R - 1) * (nb - R); }
-  KOKKOS_INLINE_FUNCTION void tile_of(int id, int& i, int& j) const {
-    const int p = k + r;
-    if (id < row_teams()) {
-      const int a = id / (nb - 1), t = id % (nb - 1);
-      i = k + a + (a >= r);
-      j = t + (t >= p);
-    } else {
-      const int c = id - row_teams(), b = c / (nb - R);
-      i = index_outside(c % (nb - R), k, R);
-      j = k + b + (b >= r);
-    }
-  }
-};
-template <class Ops, bool kTuned = false>
-struct StripRoundKernel : StripRoundTiles<typename Ops::Value> {
-  using Base = StripRoundTiles<typename Ops::Value>;
-  using Base::B, Base::d, Base::k, Base::n, Base::pivots, Base::r;
-  KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
-    int i, j;
-    Base::tile_of(team.league_rank(), i, j);
-    const int p = k + r;
-    count_lanes16(team, Base::lanes16,
-                  Ops::template min_plus_product<kTuned>(
-                      team, d + int64_t(i) * B * n + int64_t(j) * B, d + int64_t(i) * B * n + int64_t(p) * B,
-                      d + int64_t(p) * B * n + int64_t(j) * B, n, B, pivots, Base::packed.marks(i, j)),
-                  Ops::computed(B, B, pivots));
-  }
-};
-
-/// Marks the final strips of the block [k, k + R) for the fused products (PackedTiles' case
-/// 2): team t < nb sets a[t] = whether every entry of tiles (t, k .. k + R - 1) is small, team
-/// nb + t sets a[nb + t] for tiles (k .. k + R - 1, t) (mark_small_region).
+/// Marks the strips of the block [k, k + R) for a product through them (PackedTiles' case 2):
+/// team t < nb sets a[t] = whether every entry of tiles (t, k .. k + R - 1) is small, team
+/// nb + t sets a[nb + t] for tiles (k .. k + R - 1, t) (mark_small_region). Taken twice per
+/// block: before the strips' product (D's rows and columns closed, the strips not yet) and after
+/// it, for the fused products.
 template <class Ops>
 struct StripMarkKernel {
   const int32_t* d;
@@ -92,11 +72,13 @@ struct StripMarkKernel {
   }
 };
 
-/// The fused tiles of the block [k, k + R), one part: the rest (off rows and columns of the
-/// block and of the next block N) or the cross (rows and columns N, off the block's).
+/// The tiles of the block [k, k + R) that take its R rounds in one product, one part: the
+/// strips (tile rows and columns of the block, off its diagonal block D), or of the fused
+/// tiles the rest (off rows and columns of the block and of the next block N) or the cross (rows
+/// and columns N, off the block's).
 template <class Value>
 struct BlockTiles {
-  enum Part { rest, cross };
+  enum Part { strips, rest, cross };
   Value* d;  ///< the whole matrix, ld n
   int64_t n;
   int B, k, R, nb;
@@ -107,11 +89,17 @@ struct BlockTiles {
   KOKKOS_INLINE_FUNCTION int s() const { return R + next; }
   KOKKOS_INLINE_FUNCTION int league() const {
     const int m = nb - s();
+    if (part == strips) return 2 * R * (nb - R);
     return part == rest ? m * m : next * (nb - R) + next * m;
   }
   KOKKOS_INLINE_FUNCTION void tile_of(int id, int& i, int& j) const {
     const int m = nb - s();
-    if (part == rest) {  // grouped (tile_order.hpp)
+    if (part == strips) {  // rows J, then columns J; the R tiles that share a strip operand in a row
+      const int half = R * (nb - R), t = id < half ? id : id - half;
+      const int q = k + t % R, along = index_outside(t / R, k, R);
+      i = id < half ? q : along;
+      j = id < half ? along : q;
+    } else if (part == rest) {  // grouped (tile_order.hpp)
       grouped_tile(id, m, k, s(), i, j);
     } else if (id < next * (nb - R)) {  // rows N, columns off the block
       i = k + R + id / (nb - R), j = index_outside(id % (nb - R), k, R);
