@@ -17,7 +17,7 @@ namespace apsp::test {
 namespace {
 
 TEST(RoundBlockTiles, EveryTileGetsEachRoundOnce) {
-  for (const int R : {4, 8})
+  for (const int R : {4, 8, 16})
     for (int nb = R; nb <= 2 * R + 6; ++nb)
       for (int k = 0; k + R <= nb; k += R)
         for (int next = 0; next <= R && k + R + next <= nb; ++next) {

@@ -117,13 +117,16 @@ TYPED_TEST(Solver, HostRoundsMatchTheReference) {
   }
 }
 
-// A GPU's round driver with blocks of four and eight rounds (solver/round_block_kernels.hpp),
-// which solve() takes only on large matrices, called directly on small ones, against the naive
-// reference and the driver with pairs alone (the same outputs): blocks of four alone, and eight
-// first. The blocks, by tile rows nb (the last round short of B unless V is a multiple of it):
-// nb = 6 four, then single rounds; nb = 10 (whole rounds) four, four, a pair, or eight, a pair;
-// nb = 9 four, four, one, or eight, one; nb = 14 four three times, or eight then four, then single
-// rounds. Sparse graphs hold INF (the strips' marks decide), heavy weights take the int32 product.
+// A GPU's round driver with blocks of four, eight and sixteen rounds
+// (solver/round_block_kernels.hpp), which solve() takes only on large matrices, called directly
+// on small ones, against Dijkstra's distances and the driver with pairs alone (the same outputs):
+// blocks of four alone, eight first, sixteen first. The blocks, by tile rows nb (the last round
+// short of B unless V is a multiple of it): nb = 6 four, then single rounds; nb = 10 (whole
+// rounds) four, four, a pair, or eight, a pair; nb = 9 four, four, one, or eight, one; nb = 14
+// four three times, or eight then four, then single rounds; nb = 18 four four times or eight
+// twice, or sixteen, then single rounds; nb = 24 four six times, eight three times, or sixteen
+// then eight. Sparse graphs hold INF (the strips' marks decide), heavy weights take the int32
+// product.
 TYPED_TEST(Solver, RoundBlocksMatchTheReference) {
   using Fw = BlockedFloydWarshall<TypeParam>;
   using Ops = Impl::TileOps<TypeParam>;
@@ -132,7 +135,7 @@ TYPED_TEST(Solver, RoundBlocksMatchTheReference) {
   } else {
     using Wide = typename Impl::PairRounds<Fw>::Wide;
     const int b = BackendTraits<TypeParam>::default_block, never = 1 << 30;
-    for (const int v : {5 * b + 3, 10 * b, 9 * b - 5, 14 * b - 20})
+    for (const int v : {5 * b + 3, 10 * b, 9 * b - 5, 14 * b - 20, 18 * b - 7, 24 * b})
       for (const bool heavy : {false, true}) {
         SCOPED_TRACE("V=" + std::to_string(v) + (heavy ? ", heavy weights" : ""));
         const Graph g = random_graph(v, 3.0 / v, heavy ? 40000 : 0, heavy ? 90000 : 1000, 23 + uint32_t(v));
@@ -143,10 +146,11 @@ TYPED_TEST(Solver, RoundBlocksMatchTheReference) {
                 d, [](int, int) {}, nullptr, wide);
           });
         };
-        const auto pairs = with(Wide{never, never});
-        EXPECT_EQ(first_difference(pairs, naive_apsp(g), v), "");
-        EXPECT_EQ(first_difference(with(Wide{1, never}), pairs, v), "") << "blocks of four";
-        EXPECT_EQ(first_difference(with(Wide{1, 1}), pairs, v), "") << "blocks of eight first";
+        const auto pairs = with(Wide{never, never, never});
+        EXPECT_EQ(first_difference(pairs, dijkstra_apsp(g), v), "");
+        EXPECT_EQ(first_difference(with(Wide{1, never, never}), pairs, v), "") << "blocks of four";
+        EXPECT_EQ(first_difference(with(Wide{1, 1, never}), pairs, v), "") << "blocks of eight first";
+        if (v >= 16 * b) EXPECT_EQ(first_difference(with(Wide{1, 1, 1}), pairs, v), "") << "blocks of sixteen first";
       }
   }
 }

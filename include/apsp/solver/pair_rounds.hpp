@@ -6,8 +6,8 @@
 //   side: wait(rest done, last block) -> cross (fused, then lagging) -> record(cross done)
 //         -> open the next block -> record(opened)
 //   main: wait(opened) -> rest, fused -> wait(cross done) -> rest, lagging -> record(rest done)
-// A block of one round runs as solve_with_lookahead's rounds do. On a large matrix, blocks of four
-// or eight rounds take the place of pairs (round_block_kernels.hpp): their opening closes the
+// A block of one round runs as solve_with_lookahead's rounds do. On a large matrix, blocks of four,
+// eight or sixteen rounds take the place of pairs (round_block_kernels.hpp): their opening closes the
 // block's diagonal block and takes its tile rows and columns in one product each, and every other
 // tile takes the rounds in one pass, with no lagging part:
 //   side: wait(rest done, last block) -> cross -> open the next block -> record(opened)
@@ -49,33 +49,40 @@ struct PairRounds {
   /// and 313 (V = 20000, 40000).
   static constexpr int kFoursFromTiles = 84;
   /// From how many tile rows on blocks of eight take the place of blocks of four: their opening
-  /// is twice as long, and the strips' single rounds twice the share of the work (2 * 8 / nb).
-  /// One H200, solve against blocks of four alone (6c3f2d7, random graphs): 1.13x at 86 tile
-  /// rows (V = 11000), 0.988x at 125 (16000), 0.983x at 157 (20000), 0.974x at 313 (40000).
+  /// is twice as long (eight rounds of phase 1 one after the other). One H200, solve against
+  /// blocks of four alone (6c3f2d7, the strips then taken round by round, random graphs): 1.13x
+  /// at 86 tile rows (V = 11000), 0.988x at 125 (16000), 0.983x at 157 (20000), 0.974x at 313
+  /// (40000); with the strips in one product (0d879c9), eights from 64 against 128: 1.135x at 86,
+  /// 1.007x at 102 (13000).
   static constexpr int kEightsFromTiles = 128;
+  /// From how many tile rows on blocks of sixteen take the place of blocks of eight: half the
+  /// blocks, so half the tails of the fused kernels and half their loads and stores of C, for
+  /// an opening twice as long. One H200, solve against blocks of eight (working tree of this
+  /// change, random graphs): 0.996x at 157 tile rows (V = 20000), 0.984x at 313 (40000).
+  static constexpr int kSixteensFromTiles = 150;
   /// The largest blocks and from how many tile rows on each is taken (the tests take them on
   /// small matrices).
   struct Wide {
     int fours_from = kFoursFromTiles;
     int eights_from = kEightsFromTiles;
+    int sixteens_from = kSixteensFromTiles;
+    int from(int size) const { return size == 16 ? sixteens_from : size == 8 ? eights_from : fours_from; }
   };
 
-  /// Rounds of the block that starts at round k: eight or four on a large matrix, else two,
+  /// Rounds of the block that starts at round k: sixteen, eight or four on a large matrix, else two,
   /// where they are whole rounds (the tuned products of several rounds take whole rounds only),
   /// else one. The sizes never grow along the solve (where a size no longer fits, it fits
   /// nowhere later), so a pair or a single round never comes before a larger block: the single
   /// round's look-ahead opens tile row and column k + 1 alone, and the marks' sets are counted for
   /// this order.
   static int block_rounds(const Block& rb, int k, int rounds, const Wide& wide) {
-    for (const int size : {8, 4})
-      if (rounds >= (size == 8 ? wide.eights_from : wide.fours_from) && k + size <= rounds &&
-          rb.pivots(k + size - 1) == rb.block)
-        return size;
+    for (const int size : {16, 8, 4})
+      if (rounds >= wide.from(size) && k + size <= rounds && rb.pivots(k + size - 1) == rb.block) return size;
     return k + 1 < rounds && rb.pivots(k + 1) == rb.block ? 2 : 1;
   }
 
   /// Every round, as FW::solve_with_lookahead (after_round, lanes16: see FW::solve); blocks of
-  /// four and eight rounds as `wide` says.
+  /// four, eight and sixteen rounds as `wide` says.
   template <class AfterRound>
   static void solve(const Matrix& d, AfterRound&& after_round, int64_t* lanes16, const Wide& wide = {}) {
     using Tiles = Impl::PairTiles<Value>;
@@ -85,12 +92,13 @@ struct PairRounds {
     const ExecSpace side = Runtime::side_instance();
     typename Runtime::Event opened, rest_done, cross_done;
     const RoundOps round_ops(rb);
-    // The strip marks of a block of four or eight: two sets for the fused products (the next
+    // The strip marks of a wide block: two sets for the fused products (the next
     // block's opening marks its own while the rest of the current one reads these), then one
     // for the opening's product of the strips.
     const Kokkos::View<int32_t*, typename ExecSpace::memory_space> strip_marks(
-        "apsp::strip_marks", rounds >= std::min(wide.fours_from, wide.eights_from) ? size_t(6 * nb) : size_t(0));
-    int wide_blocks = 0;  // blocks of four or eight opened
+        "apsp::strip_marks",
+        rounds >= std::min({wide.fours_from, wide.eights_from, wide.sixteens_from}) ? size_t(6 * nb) : size_t(0));
+    int wide_blocks = 0;  // blocks of four, eight or sixteen opened
     auto wide_marks = [&](int block) { return strip_marks.data() + (block % 2) * 2 * nb; };
     int32_t* const opening_marks = strip_marks.data() + 4 * nb;
     auto mark_strips = [&](int k, int size, int32_t* to) {
@@ -104,7 +112,9 @@ struct PairRounds {
       const Impl::BlockTiles<Value> t{rb.rows, rb.n, B, k, size, nb, next, which, marks, lanes16};
       if (t.league() == 0) return;
       const auto p = FW::policy(exec, t.league(), B, Ops::product_scratch(B));
-      if (size == 8)
+      if (size == 16)
+        Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 16>{t});
+      else if (size == 8)
         Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 8>{t});
       else
         Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 4>{t});

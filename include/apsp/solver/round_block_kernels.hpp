@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// (GPU backends) Phase 3 of a block of R rounds (4 or 8) on one pass over C: blocked
+// (GPU backends) Phase 3 of a block of R rounds (4, 8 or 16) on one pass over C: blocked
 // Floyd-Warshall with an outer block of R tile rounds. A pair of rounds on one pass
 // (pair_kernels.hpp) halved the fixed cost of each tile product (loading C, the vote, the
 // stores); ncu on one H100 at V = 20000 still put 20 % of the pair kernel's warp samples outside

@@ -121,8 +121,9 @@ template <class ExecSpace, class Ops>
 class RoundOperands {
  public:
   /// (kMarksSmallOperands) Sets of marks, by the round modulo this: a GPU's look-ahead marks
-  /// the next block's rounds (up to eight) while the products of the current block (a pair)
-  /// read theirs (pair_rounds.hpp).
+  /// the next block's rounds while the products of the current block read theirs
+  /// (pair_rounds.hpp): a pair's two rounds beside the next pair's, or a wide block's opening,
+  /// one set per round (up to sixteen), beside products that read only the strips' marks.
   static constexpr int kMarkSets = 16;
   /// Bytes for `row_tiles` tile rows of a padded n x n matrix.
   static int64_t bytes(int64_t n, int block, int64_t row_tiles) {
