@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Evidence from a CUDA build's machine code (no GPU needed): registers, stack and local memory
 # of each kernel, and the instruction mix of phase 3's main kernel and of its slice loops (at B =
-# 128 on a large matrix eight rounds per pass over C, BlockTilesKernel's; VIADDMNMX is
+# 128 on a large matrix sixteen rounds per pass over C, BlockTilesKernel's; VIADDMNMX is
 # Hopper's fused add-min, VIADDMNMX.U16x2 the same on two 16-bit lanes; LDS.128 / LDG.E.128 are
 # 16-byte shared / global loads).
 #   scripts/show_gpu_kernel.sh build-cuda/apsp_kokkos [path/to/cuobjdump]
@@ -15,16 +15,17 @@ cuobjdump=${2:-$(command -v cuobjdump || true)}
 echo "== resources per kernel"
 "$cuobjdump" --dump-resource-usage "$exe" 2>&1 |
   grep -A1 -E "Kernel|Tiles|FillRows|ScatterEdges|FirstBadEdge" |
-  grep -oE "((PivotTile|PivotRowColumn|RemainingTiles|NextPivotCross|PairTiles|StripRound|StripMark)Kernel(INS_[0-9]*CudaELb[01])?|BlockTilesKernelINS[0-9]*_[0-9]*TileOpsINS_[0-9]*CudaEEELi[0-9]+E|FillRows|ScatterEdges|FirstBadEdge|REG:[0-9]+|STACK:[0-9]+|SHARED:[0-9]+|LOCAL:[0-9]+)" |
+  grep -oE "((PivotTile|PivotRowColumn|RemainingTiles|NextPivotCross|PairTiles|StripMark)Kernel(INS_[0-9]*CudaELb[01])?|BlockTilesKernelINS[0-9]*_[0-9]*TileOpsINS_[0-9]*CudaEEELi[0-9]+E|FillRows|ScatterEdges|FirstBadEdge|REG:[0-9]+|STACK:[0-9]+|SHARED:[0-9]+|LOCAL:[0-9]+)" |
   sed -E 's/PairTilesKernelINS_[0-9]*CudaELb1/PairTilesKernel (fused)/; s/PairTilesKernelINS_[0-9]*CudaELb0/PairTilesKernel (lagging)/' |
   sed -E 's/BlockTilesKernelINS[0-9]*_[0-9]*TileOpsINS_[0-9]*CudaEEELi([0-9]+)E/BlockTilesKernel (\1 rounds)/' |
   sed -E 's/INS_[0-9]*CudaELb1/ (tuned)/; s/INS_[0-9]*CudaELb0/ (general)/' |
-  paste -sd' ' | sed -E 's/ (PivotTile|PivotRow|Remaining|NextPivot|PairTiles|BlockTiles|StripRound|StripMark|FillRows|Scatter|FirstBad)/\n\1/g' | sort -u
+  paste -sd' ' | sed -E 's/ (PivotTile|PivotRow|Remaining|NextPivot|PairTiles|BlockTiles|StripMark|FillRows|Scatter|FirstBad)/\n\1/g' | sort -u
 echo
-# Phase 3's main kernel: the fused tiles of a block of eight rounds (B = 128), else those of a
-# pair, else the tuned single-round instantiation, else phase 3.
+# Phase 3's main kernel: the fused tiles of a block of sixteen rounds (B = 128), else eight,
+# else those of a pair, else the tuned single-round instantiation, else phase 3.
 sass=$("$cuobjdump" --dump-sass "$exe")
-pattern='Function : .*BlockTilesKernel.*Li8E'
+pattern='Function : .*BlockTilesKernel.*Li16E'
+grep -qE "$pattern" <<<"$sass" || pattern='Function : .*BlockTilesKernel.*Li8E'
 grep -qE "$pattern" <<<"$sass" || pattern='Function : .*PairTilesKernel.*Lb1E'
 grep -qE "$pattern" <<<"$sass" || pattern='Function : .*RemainingTilesKernel.*Lb1'
 grep -qE "$pattern" <<<"$sass" || pattern='Function : .*RemainingTiles'
@@ -41,7 +42,7 @@ for line in open(sys.argv[1]):
 op = lambda t: (t.split()[1] if t.startswith("@") else t.split()[0])
 keep = ("VIADDMNMX", "VIMNMX3", "IMAD", "LDS", "LDG", "STG", "STS", "LDL", "STL", "BAR")
 whole = Counter(op(t) for _, t in ins)
-print("== phase 3 (BlockTilesKernel of eight rounds, PairTilesKernel's fused tiles, or RemainingTilesKernel), whole kernel:", {k: v for k, v in sorted(whole.items()) if k.startswith(keep)})
+print("== phase 3 (BlockTilesKernel of sixteen or eight rounds, PairTilesKernel's fused tiles, or RemainingTilesKernel), whole kernel:", {k: v for k, v in sorted(whole.items()) if k.startswith(keep)})
 # The slice loops: innermost loops that relax (one per product form: int32, and 16-bit lanes
 # where the build has the packed product).
 loops = []
