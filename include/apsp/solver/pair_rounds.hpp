@@ -57,8 +57,8 @@ struct PairRounds {
   static constexpr int kEightsFromTiles = 128;
   /// From how many tile rows on blocks of sixteen take the place of blocks of eight: half the
   /// blocks, so half the tails of the fused kernels and half their loads and stores of C, for
-  /// an opening twice as long. One H200, solve against blocks of eight (working tree of this
-  /// change, random graphs): 0.996x at 157 tile rows (V = 20000), 0.984x at 313 (40000).
+  /// an opening twice as long. One H200, solve against blocks of eight (97236e6's code, random
+  /// graphs): 0.996x at 157 tile rows (V = 20000), 0.984x at 313 (40000).
   static constexpr int kSixteensFromTiles = 150;
   /// The largest blocks and from how many tile rows on each is taken (the tests take them on
   /// small matrices).

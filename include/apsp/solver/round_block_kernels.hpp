@@ -32,7 +32,7 @@
 // d_J(q, j) is INF no term is finite.
 //
 // After step 2 the strips are final for J, and their 16-bit marks for the fused products are taken
-// once (StripMarkKernel: one flag per strip of R tiles). Until 2026-11 step 2 was the block's
+// once (StripMarkKernel: one flag per strip of R tiles). Before 0d879c9 step 2 was the block's
 // rounds one at a time on the strips (phases 2 and 3 of each round, R kernels of depth B): ncu on
 // one H100 at V = 20000 put those at 14 % of the kernel time for 10 % of the relaxations.
 //
