@@ -36,7 +36,7 @@ TEST(PairTiles, EveryTileGetsBothRoundsOnce) {
         }
         const auto in_next = [&](int t) { return t >= k + 2 && t < k + 2 + next; };
         for (auto part : {Tiles::rest_fused, Tiles::rest_lagging, Tiles::cross_fused, Tiles::cross_lagging}) {
-          const Tiles tiles{nullptr, 0, 128, k, nb, next, part, {}, {}, nullptr, 128};
+          const Tiles tiles{nullptr, 0, 128, k, nb, next, part, {}, {}, nullptr};
           const bool cross = part == Tiles::cross_fused || part == Tiles::cross_lagging;
           for (int id = 0; id < tiles.league(); ++id) {
             int i = -1, j = -1;

@@ -40,7 +40,6 @@ struct PairTiles {
   Part part;
   PackedRound first, then;     ///< rounds k's and q's marks
   int64_t* lanes16 = nullptr;  ///< the lane tally (lane_tally.hpp), or null
-  int pivots = 0;              ///< B: whole rounds only (the tuned shape)
 
   /// Rounds and next block: [k, k + s) are left out of the rest.
   KOKKOS_INLINE_FUNCTION int s() const { return 2 + next; }

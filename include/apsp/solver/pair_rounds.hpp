@@ -182,8 +182,7 @@ struct PairRounds {
                     part,
                     round_ops.pack_marked(rb, k, rb.tile_row(k), exec),
                     round_ops.pack_marked(rb, k + 1, rb.tile_row(k + 1), exec),
-                    lanes16,
-                    B};
+                    lanes16};
       if (t.league() == 0) return;
       const auto p = FW::policy(exec, t.league(), B, Ops::product_scratch(B));
       if (t.fused())
