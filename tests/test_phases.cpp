@@ -121,7 +121,7 @@ TYPED_TEST(Phases, RowBlocksWithACopiedPivotRowMatchFloydWarshall) {
   const int64_t n = this->n;
   std::vector<RowBlock> blocks;
   for (const auto& [first, count] : std::vector<std::pair<int, int>>{{0, 1}, {1, 2}, {3, 1}})
-    blocks.push_back({this->d.data.data() + int64_t(first) * B * n, first, count, n, B, this->d.vertices});
+    blocks.push_back(RowBlock::of(this->d).sub(first, count));
   Kokkos::View<int32_t*, typename TypeParam::memory_space> pivot_row("pivot_row", size_t(B * n));
   for (int k = 0; k < TestFixture::kBlocks; ++k) {
     for (const auto& rb : blocks)
@@ -140,6 +140,30 @@ TYPED_TEST(Phases, RowBlocksWithACopiedPivotRowMatchFloydWarshall) {
     naive_floyd_warshall(expected, n, int64_t(k + 1) * B);
     ASSERT_EQ(first_difference(this->download(), expected, this->n), "") << "after round " << k;
   }
+}
+
+// A diagonal block as a matrix of its own (RowBlock::diagonal), as the GPU's blocks of rounds
+// close theirs: its rounds' three phases close it over its own pivots, every entry outside it
+// untouched. Against a naive Floyd-Warshall on the 2 x 2 tiles from tile (1, 1) alone.
+TYPED_TEST(Phases, DiagonalBlockIsClosedOverItsOwnPivotsOnly) {
+  using Solver = typename TestFixture::Solver;
+  const int B = this->B, first = 1, tiles = 2;
+  const int64_t n = this->n, m = int64_t(tiles) * B, at = int64_t(first) * B;
+  const RowBlock diagonal = RowBlock::of(this->d).diagonal(first, tiles);
+  for (int r = 0; r < tiles; ++r) {
+    Solver::phase1(diagonal, r);
+    Solver::phase2(diagonal, r, diagonal.tile_row(r), true, true);
+    Solver::phase3(diagonal, r, diagonal.tile_row(r));
+  }
+  std::vector<int32_t> sub(size_t(m * m));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < m; ++j) sub[size_t(i * m + j)] = this->ref[size_t((at + i) * n + at + j)];
+  naive_floyd_warshall(sub, m, m);
+  auto expected = this->ref;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < m; ++j) expected[size_t((at + i) * n + at + j)] = sub[size_t(i * m + j)];
+  ASSERT_NE(expected, this->ref);  // the block's closure changes some of it
+  ASSERT_EQ(first_difference(this->download(), expected, n), "");
 }
 
 }  // namespace

@@ -156,7 +156,7 @@ class BlockedFloydWarshall {
   /// on `main`, and on those rows and columns on `side`, where round k + 1 then opens.
   static void phase3_ahead(const Block& rb, int k, const PackedRound& packed, const ExecSpace& main,
                            const ExecSpace& side, typename Runtime::Event& rest_done, int64_t* lanes16) {
-    const int B = rb.block, nb = int(rb.n / B);
+    const int B = rb.block, nb = rb.col_tiles;
     Runtime::wait(side, rest_done);  // still the last round's: recorded again below
     if (nb > 2)
       launch_product<Impl::RemainingTilesKernel>(
@@ -193,7 +193,7 @@ class BlockedFloydWarshall {
   /// `marks`: where the tiles' marks go (RoundOperands::marks_of, on one device), or none.
   static void phase2(const Block& rb, int k, const Value* pivot_row, bool row_part, bool column_part,
                      const ExecSpace& exec = ExecSpace(), int64_t* lanes16 = nullptr, MarkTargets marks = {}) {
-    const int B = rb.block, nb = int(rb.n / B);
+    const int B = rb.block, nb = rb.col_tiles;
     const Impl::PivotRowColumnTiles<Value> tiles{rb.rows,
                                                  pivot_row + int64_t(k) * B,
                                                  rb.n,
@@ -215,7 +215,7 @@ class BlockedFloydWarshall {
   /// operands packed for these rows (or none: each product packs its own).
   static void phase3(const Block& rb, int k, const Value* pivot_row, const ExecSpace& exec = ExecSpace(),
                      const PackedRound& packed = {}, int64_t* lanes16 = nullptr) {
-    const int B = rb.block, nb = int(rb.n / B);
+    const int B = rb.block, nb = rb.col_tiles;
     const int k_local = rb.k_local(k), row_tiles = rb.row_tiles - (k_local >= 0);
     if (nb < 2 || row_tiles < 1) return;
     launch_product<Impl::RemainingTilesKernel>(

@@ -71,7 +71,7 @@ class HostRounds {
   /// `round_ops`; after_round(done, rounds) after each round, as BlockedFloydWarshall::solve.
   template <class AfterRound>
   static void solve(const RowBlock& rb, const RoundOps& round_ops, AfterRound&& after_round, int64_t* lanes16) {
-    const int nb = int(rb.n / rb.block);
+    const int nb = rb.col_tiles;
     const int workers = ExecSpace().concurrency();
     Flags flags(nb, workers);
     const int64_t stride = (int64_t(Ops::host_scratch_ints(rb.block)) + 15) / 16 * 16;  // 64-byte multiples
@@ -230,7 +230,7 @@ class HostRounds {
 
   static void run(const RowBlock& rb, const RoundOps& round_ops, int k, Flags& flags, const Scratch& s,
                   int64_t* lanes16) {
-    const int nb = int(rb.n / rb.block), q = k + 1 < nb ? k + 1 : -1, threads = s.workers;
+    const int nb = rb.col_tiles, q = k + 1 < nb ? k + 1 : -1, threads = s.workers;
     RoundKernel r{};
     r.rb = rb, r.packed = round_ops.layout(rb), r.flags = &flags, r.lanes16 = lanes16;
     r.scratch_base = s.base, r.scratch_ints = s.ints, r.workers = threads;

@@ -130,29 +130,11 @@ struct PairRounds {
       if (size >= 4) {
         // The diagonal block D closed: each round's three phases on D as a matrix of `size` tile
         // rows (the round's marks as a round's: phase 2 sets them, phase 3 reads them).
-        Value* const corner = rb.rows + int64_t(k) * B * rb.n + int64_t(k) * B;
+        const Block diagonal = rb.diagonal(k, size);
         for (int r = 0; r < size; ++r) {
-          FW::phase1(rb, k + r, side);
-          const Impl::PivotRowColumnTiles<Value> cross{corner,
-                                                       corner + int64_t(r) * B * rb.n + int64_t(r) * B,
-                                                       rb.n,
-                                                       B,
-                                                       r,
-                                                       size,
-                                                       size,
-                                                       r,
-                                                       true,
-                                                       true,
-                                                       B,
-                                                       lanes16,
-                                                       round_ops.marks_of(rb, k + r)};
-          FW::template launch_product<Impl::PivotRowColumnKernel>("apsp::block_diagonal_phase2", side, 2 * (size - 1),
-                                                                  cross);
-          const Impl::RemainingTiles<Value> others{
-              corner, corner + int64_t(r) * B * rb.n,         rb.n,   B, r, size, r, 1,
-              B,      FW::marked(round_ops, rb, k + r, side), lanes16};
-          FW::template launch_product<Impl::RemainingTilesKernel>("apsp::block_diagonal_phase3", side,
-                                                                  (size - 1) * (size - 1), others);
+          FW::phase1(diagonal, r, side);
+          FW::phase2(diagonal, r, diagonal.tile_row(r), true, true, side, lanes16, round_ops.marks_of(rb, k + r));
+          FW::phase3(diagonal, r, diagonal.tile_row(r), side, FW::marked(round_ops, rb, k + r, side), lanes16);
         }
         // The strips through D in one product each, then their marks for the fused products.
         mark_strips(k, size, opening_marks);
