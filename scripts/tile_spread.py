@@ -7,7 +7,13 @@ prints the median, the 10th percentile and the share of tiles under 2^15 - 1 for
 whose spread is over 2^15 - 1 cannot take a 16-bit product after any offset of the whole tile.
 The distances are SciPy's Dijkstra from the sampled rows' sources (no solve of the whole graph).
 
-  scripts/tile_spread.py graph.bin [--block 128] [--rows 5]
+--order asks the same of the graph with its vertices renumbered, so that a tile holds vertices
+close to one another: "bisect" (recursive halving of the undirected graph by hop distance from
+two far-apart vertices, down to B vertices, from the edges alone) or "morton" (a grid of
+--grid-width columns numbered row by row, renumbered along a Z curve). A tile's spread is at
+most the sum of the spans of its two vertex sets, so compact tiles have small spreads.
+
+  scripts/tile_spread.py graph.bin [--block 128] [--rows 5] [--order natural|bisect|morton]
 """
 import argparse
 import warnings
@@ -17,18 +23,61 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as cg
 
 
+def bisection_order(g, b):
+    """Vertices in the order of a recursive halving of the undirected graph: each part split
+    by (hops from u) - (hops from w), u and w far apart, into halves of whole tiles while it
+    holds more than two."""
+    sym = (g + g.T).tocsr()
+    parts, todo = [], [np.arange(g.shape[0])]
+    while todo:
+        nodes = todo.pop()
+        if len(nodes) <= b:
+            parts.append(nodes)
+            continue
+        sub = sym[nodes][:, nodes]
+        u = cg.breadth_first_order(sub, 0, directed=False, return_predecessors=False)[-1]
+        hops_u = cg.shortest_path(sub, unweighted=True, indices=[u], directed=False)[0]
+        w = int(np.argmax(np.where(np.isfinite(hops_u), hops_u, -1)))
+        hops_w = cg.shortest_path(sub, unweighted=True, indices=[w], directed=False)[0]
+        with np.errstate(invalid="ignore"):  # parts not reached from u or w sort last
+            key = np.nan_to_num(hops_u - hops_w, nan=np.inf)
+        by_key = nodes[np.argsort(key, kind="stable")]
+        half = max(b, round(len(nodes) / 2 / b) * b) if len(nodes) > 2 * b else (len(nodes) + 1) // 2
+        todo += [by_key[half:], by_key[:half]]  # the first half is split next
+    return np.concatenate(parts)
+
+
+def morton_order(v, width):
+    """Vertices r * width + c of a grid, along a Z curve over (r, c)."""
+    r, c = np.arange(v) // width, np.arange(v) % width
+    z = np.zeros(v, dtype=np.int64)
+    for bit in range(16):
+        z |= ((c >> bit) & 1) << (2 * bit) | ((r >> bit) & 1) << (2 * bit + 1)
+    return np.argsort(z, kind="stable")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("graph", help="a graph in the solver's binary format")
     ap.add_argument("--block", type=int, default=128, help="tile size B (default 128, the CUDA tile)")
     ap.add_argument("--rows", type=int, default=5, help="tile rows sampled, evenly spaced (default 5)")
+    ap.add_argument("--order", choices=("natural", "bisect", "morton"), default="natural",
+                    help="vertex numbering whose tiles are measured (default: the file's)")
+    ap.add_argument("--grid-width", type=int, default=0, help="columns of the grid (--order morton)")
     args = ap.parse_args()
+    if args.order == "morton" and args.grid_width <= 0:
+        ap.error("--order morton needs --grid-width")
 
     head = np.fromfile(args.graph, dtype="<i4", count=2)
     v, e = int(head[0]), int(head[1])
     edges = np.fromfile(args.graph, dtype="<i4", count=3 * e, offset=8).reshape(e, 3)
     g = sp.csr_matrix((edges[:, 2].astype(np.float64), (edges[:, 0], edges[:, 1])), shape=(v, v))
     b = args.block
+    if args.order != "natural":
+        order = bisection_order(g, b) if args.order == "bisect" else morton_order(v, args.grid_width)
+        label = np.empty(v, dtype=np.int64)
+        label[order] = np.arange(v)  # the new number of each vertex
+        g = sp.csr_matrix((edges[:, 2].astype(np.float64), (label[edges[:, 0]], label[edges[:, 1]])), shape=(v, v))
     nb = (v + b - 1) // b
     cap = 2**15 - 1
     rows = sorted(set(int(t) for t in np.linspace(0, nb - 1, min(args.rows, nb))))
@@ -50,7 +99,7 @@ def main():
         print("no finite entry in the sampled tiles")
         return
     x = np.array(figures)
-    print(f"V = {v}, E = {e}, B = {b}: {len(x)} tiles with finite entries in tile rows {rows}")
+    print(f"V = {v}, E = {e}, B = {b}, {args.order} order: {len(x)} tiles with finite entries in tile rows {rows}")
     for name, col in (("largest entry", 0), ("spread (largest - smallest)", 1), ("after row and column offsets", 2)):
         c = x[:, col]
         print(

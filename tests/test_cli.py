@@ -166,6 +166,38 @@ class AgainstScipy(unittest.TestCase):
             self.assertIn(f"spread (largest - smallest): median {np.median(spread):.0f},", out)
             self.assertIn(f"{len(largest)} tiles with finite entries", out)
 
+    def test_tile_spread_script_renumbered(self):
+        # scripts/tile_spread.py --order on a 16 x 16 grid, B = 16. morton: the spreads of the
+        # tiles of 4 x 4 patches (the renumbering done here bit by bit, from SciPy's distances);
+        # bisect: tiles of close vertices, so a median spread below the row-by-row numbering's.
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "tile_spread.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "grid.bin")
+            subprocess.run([ARGS.gen, "-n", "256", "--shape", "grid", "--min-weight", "50", "--max-weight", "3000",
+                            "--seed", "3", g], check=True, capture_output=True)
+
+            def run(*extra):
+                return subprocess.run([sys.executable, script, g, "--block", "16", "--rows", "16", *extra], check=True,
+                                      capture_output=True, text=True).stdout
+
+            def median_spread(out):
+                return float(re.search(r"spread \(largest - smallest\): median (\d+)", out).group(1))
+
+            v, edges = read_graph(g)
+            d = scipy_apsp(v, edges).astype(float)
+            # Z order of (row, column) in a 16 x 16 grid: interleave the 4 bits of each.
+            z = [sum(((c >> b) & 1) << (2 * b) | ((r >> b) & 1) << (2 * b + 1) for b in range(4))
+                 for r, c in (divmod(x, 16) for x in range(v))]
+            order = sorted(range(v), key=lambda x: z[x])  # vertex at each new position
+            spreads = []
+            for ti in range(16):
+                for tj in range(16):
+                    t = d[np.ix_(order[ti * 16:(ti + 1) * 16], order[tj * 16:(tj + 1) * 16])]
+                    spreads.append(t.max() - t.min())
+            self.assertIn(f"spread (largest - smallest): median {np.median(spreads):.0f},", run("--order", "morton",
+                                                                                                "--grid-width", "16"))
+            self.assertLess(median_spread(run("--order", "bisect")), median_spread(run()))
+
     def test_chain_of_heaviest_weights(self):
         self.check(["--shape", "chain", "--min-weight", 1000, "--max-weight", 1000], 301)
 
