@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The tiles of a block of R rounds (solver/round_block_kernels.hpp), counted against blocked
-// Floyd-Warshall: the opening (the diagonal block D closed by the phase kernels on D, round by
-// round; then the strips in one product each) and the fused products give every tile each round
-// once, D's rounds in order and never writing tile row or column p in round p's phase 3 (its
-// operands); the strips part holds exactly the block's rows and columns off D, the cross part
-// exactly the next block's rows and columns off the block's, the rest nothing of them.
+// Floyd-Warshall: the opening (the diagonal block D, as RowBlock::diagonal gives it, closed by
+// the phase kernels round by round; then the strips in one product each) and the fused products
+// give every tile each round once, D's rounds in order and never writing tile row or column p in
+// round p's phase 3 (its operands); the strips part holds exactly the block's rows and columns
+// off D, the cross part exactly the next block's rows and columns off the block's, the rest
+// nothing of them.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "apsp/solver/phase_kernels.hpp"
 #include "apsp/solver/round_block_kernels.hpp"
+#include "apsp/solver/row_block.hpp"
 
 namespace apsp::test {
 namespace {
@@ -31,10 +33,19 @@ TEST(RoundBlockTiles, EveryTileGetsEachRoundOnce) {
             last[at(i, j)] = r;
           };
           const auto in_block = [&](int t) { return t >= k && t < k + R; };
+          // D as the driver makes it (RowBlock::diagonal), here of a matrix of nb one-entry tiles;
+          // the tile maps from its fields as BlockedFloydWarshall::phase2 and phase3 build them.
+          std::vector<int32_t> entries(size_t(nb) * size_t(nb));
+          const RowBlock D = RowBlock{entries.data(), 0, nb, nb, 1, nb, nb}.diagonal(k, R);
+          ASSERT_EQ(D.col_tiles, R);
+          ASSERT_EQ(D.row_tiles, R);
           for (int r = 0; r < R; ++r) {  // D, as a matrix of R tile rows
             const int p = k + r;
+            ASSERT_EQ(D.k_local(r), r);
+            ASSERT_EQ(D.pivots(r), 1);
             apply(p, p, r);  // phase 1
-            const Impl::PivotRowColumnTiles<int32_t> cross{nullptr, nullptr, 0, 128, r, R, R, r, true, true, 128};
+            const Impl::PivotRowColumnTiles<int32_t> cross{
+                nullptr, nullptr, 0, D.block, r, D.col_tiles, D.row_tiles, D.k_local(r), true, true, D.pivots(r)};
             for (int id = 0; id < cross.row_teams() + cross.column_teams(); ++id) {
               bool in_row = false;
               int other = -1;
@@ -42,8 +53,9 @@ TEST(RoundBlockTiles, EveryTileGetsEachRoundOnce) {
               ASSERT_TRUE(other >= 0 && other < R && other != r) << other;
               apply(in_row ? p : k + other, in_row ? k + other : p, r);
             }
-            const Impl::RemainingTiles<int32_t> others{nullptr, nullptr, 0, 128, r, R, r, 1, 128};
-            for (int id = 0; id < (R - 1) * (R - 1); ++id) {
+            const Impl::RemainingTiles<int32_t> others{nullptr,     nullptr,      0, D.block,    r,
+                                                       D.col_tiles, D.k_local(r), 1, D.pivots(r)};
+            for (int id = 0; id < (D.row_tiles - 1) * (D.col_tiles - 1); ++id) {
               int i = -1, j = -1;
               others.tile_of(id, i, j);
               ASSERT_TRUE(i >= 0 && i < R && j >= 0 && j < R) << i << " " << j;

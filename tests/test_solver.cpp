@@ -150,7 +150,9 @@ TYPED_TEST(Solver, RoundBlocksMatchTheReference) {
         EXPECT_EQ(first_difference(pairs, dijkstra_apsp(g), v), "");
         EXPECT_EQ(first_difference(with(Wide{1, never, never}), pairs, v), "") << "blocks of four";
         EXPECT_EQ(first_difference(with(Wide{1, 1, never}), pairs, v), "") << "blocks of eight first";
-        if (v >= 16 * b) EXPECT_EQ(first_difference(with(Wide{1, 1, 1}), pairs, v), "") << "blocks of sixteen first";
+        if (v >= 16 * b) {
+          EXPECT_EQ(first_difference(with(Wide{1, 1, 1}), pairs, v), "") << "blocks of sixteen first";
+        }
       }
   }
 }
