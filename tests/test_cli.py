@@ -198,6 +198,33 @@ class AgainstScipy(unittest.TestCase):
                                                                                                 "--grid-width", "16"))
             self.assertLess(median_spread(run("--order", "bisect")), median_spread(run()))
 
+    def test_offset_share_script(self):
+        # scripts/offset_share.py: nb (nb - 1)^2 products; on a chain of weight 1 every finite
+        # tile is small, and offsets add nothing; on a 16 x 16 grid of heavy weights a Z-curve
+        # numbering lets more products take offsets than the row-by-row one.
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "offset_share.py")
+
+        def shares(g, *extra):
+            out = subprocess.run([sys.executable, script, g, "--block", "16", *extra], check=True,
+                                 capture_output=True, text=True).stdout
+            return out, {m.group(1): float(m.group(2)) for m in re.finditer(r"^(.*): ([\d.]+) %$", out, re.M)}
+
+        with tempfile.TemporaryDirectory() as tmp:
+            chain, grid = os.path.join(tmp, "chain.bin"), os.path.join(tmp, "grid.bin")
+            subprocess.run([ARGS.gen, "-n", "64", "--shape", "chain", "--min-weight", "1", "--max-weight", "1", chain],
+                           check=True, capture_output=True)
+            subprocess.run([ARGS.gen, "-n", "256", "--shape", "grid", "--min-weight", "5000", "--max-weight", "9000",
+                            "--seed", "3", grid], check=True, capture_output=True)
+            out, c = shares(chain)
+            self.assertIn("36 phase-3 tile products", out)  # 4 rounds x 3 x 3 tiles
+            self.assertAlmostEqual(c["no finite"] + c["small"], 100.0, delta=0.15)
+            self.assertEqual(c["small"], c["offsets"])
+            out, natural = shares(grid)
+            self.assertIn("3600 phase-3 tile products", out)
+            _, morton = shares(grid, "--order", "morton", "--grid-width", "16")
+            self.assertGreater(morton["offsets"], natural["offsets"])
+            self.assertGreaterEqual(morton["offsets"], morton["offsets, with A and B"])
+
     def test_chain_of_heaviest_weights(self):
         self.check(["--shape", "chain", "--min-weight", 1000, "--max-weight", 1000], 301)
 
