@@ -22,9 +22,7 @@ import warnings
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tile_spread import bisection_order, morton_order  # noqa: E402
-
-import scipy.sparse as sp  # noqa: E402
+from tile_spread import add_order_options, after_offsets, read_renumbered  # noqa: E402
 
 CAP = 2**15 - 1
 
@@ -35,13 +33,9 @@ def classify(d, v, b):
     t = d.reshape(nb, b, nb, b)
     finite = np.isfinite(t)
     small = np.all(~finite | (t <= CAP), axis=(1, 3))
-    f = np.where(finite, t, np.nan)
-    with warnings.catch_warnings():  # rows or columns without a finite entry
+    with warnings.catch_warnings():  # tiles without a finite entry
         warnings.simplefilter("ignore", RuntimeWarning)
-        rows = np.nan_to_num(np.nanmin(f, axis=3, keepdims=True))
-        f = f - rows
-        f = f - np.nan_to_num(np.nanmin(f, axis=1, keepdims=True))
-        residual = np.nan_to_num(np.nanmax(f, axis=(1, 3)))
+        residual = np.nan_to_num(np.nanmax(after_offsets(np.where(finite, t, np.nan), 3, 1), axis=(1, 3)))
     return np.any(finite, axis=(1, 3)), small, residual < CAP
 
 
@@ -49,25 +43,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("graph", help="a graph in the solver's binary format")
     ap.add_argument("--block", type=int, default=64, help="tile size B (default 64)")
-    ap.add_argument("--order", choices=("natural", "bisect", "morton"), default="natural")
-    ap.add_argument("--grid-width", type=int, default=0, help="columns of the grid (--order morton)")
+    add_order_options(ap)
     args = ap.parse_args()
-    if args.order == "morton" and args.grid_width <= 0:
-        ap.error("--order morton needs --grid-width")
-    head = np.fromfile(args.graph, dtype="<i4", count=2)
-    v, e = int(head[0]), int(head[1])
-    edges = np.fromfile(args.graph, dtype="<i4", count=3 * e, offset=8).reshape(e, 3)
     b = args.block
+    v, e, src, dst, weight = read_renumbered(ap, args, b)
     if v % b != 0:
         ap.error(f"V = {v} is not a multiple of the block {b}")
-    label = np.arange(v)
-    if args.order != "natural":
-        g = sp.csr_matrix((edges[:, 2].astype(np.float64), (edges[:, 0], edges[:, 1])), shape=(v, v))
-        order = bisection_order(g, b) if args.order == "bisect" else morton_order(v, args.grid_width)
-        label[order] = np.arange(v)
     d = np.full((v, v), np.inf)
     np.fill_diagonal(d, 0)
-    np.minimum.at(d, (label[edges[:, 0]], label[edges[:, 1]]), edges[:, 2].astype(np.float64))
+    np.minimum.at(d, (src, dst), weight)
     nb = v // b
     counts = {"no finite": 0, "small": 0, "offsets": 0, "offsets, with A and B": 0}
     products = 0

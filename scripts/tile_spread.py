@@ -56,28 +56,50 @@ def morton_order(v, width):
     return np.argsort(z, kind="stable")
 
 
+def add_order_options(ap):
+    ap.add_argument("--order", choices=("natural", "bisect", "morton"), default="natural",
+                    help="vertex numbering whose tiles are measured (default: the file's)")
+    ap.add_argument("--grid-width", type=int, default=0, help="columns of the grid (--order morton)")
+
+
+def read_renumbered(ap, args, b):
+    """The graph of args.graph (the solver's binary format) as V, E and its edges (src, dst,
+    weight as float64), the vertices renumbered as args.order says for tiles of b."""
+    if args.order == "morton" and args.grid_width <= 0:
+        ap.error("--order morton needs --grid-width")
+    head = np.fromfile(args.graph, dtype="<i4", count=2)
+    v, e = int(head[0]), int(head[1])
+    edges = np.fromfile(args.graph, dtype="<i4", count=3 * e, offset=8).reshape(e, 3)
+    src, dst, weight = edges[:, 0].astype(np.int64), edges[:, 1].astype(np.int64), edges[:, 2].astype(np.float64)
+    if args.order != "natural":
+        g = sp.csr_matrix((weight, (src, dst)), shape=(v, v))
+        order = bisection_order(g, b) if args.order == "bisect" else morton_order(v, args.grid_width)
+        label = np.empty(v, dtype=np.int64)
+        label[order] = np.arange(v)  # the new number of each vertex
+        src, dst = label[src], label[dst]
+    return v, e, src, dst, weight
+
+
+def after_offsets(f, across, down):
+    """f (NaN where INF) less the best row offsets (each row's least along axis `across`), then
+    the best column offsets (each column's least along axis `down`); rows and columns without a
+    finite entry stay NaN."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        f = f - np.nan_to_num(np.nanmin(f, axis=across, keepdims=True))
+        return f - np.nan_to_num(np.nanmin(f, axis=down, keepdims=True))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("graph", help="a graph in the solver's binary format")
     ap.add_argument("--block", type=int, default=128, help="tile size B (default 128, the CUDA tile)")
     ap.add_argument("--rows", type=int, default=5, help="tile rows sampled, evenly spaced (default 5)")
-    ap.add_argument("--order", choices=("natural", "bisect", "morton"), default="natural",
-                    help="vertex numbering whose tiles are measured (default: the file's)")
-    ap.add_argument("--grid-width", type=int, default=0, help="columns of the grid (--order morton)")
+    add_order_options(ap)
     args = ap.parse_args()
-    if args.order == "morton" and args.grid_width <= 0:
-        ap.error("--order morton needs --grid-width")
-
-    head = np.fromfile(args.graph, dtype="<i4", count=2)
-    v, e = int(head[0]), int(head[1])
-    edges = np.fromfile(args.graph, dtype="<i4", count=3 * e, offset=8).reshape(e, 3)
-    g = sp.csr_matrix((edges[:, 2].astype(np.float64), (edges[:, 0], edges[:, 1])), shape=(v, v))
     b = args.block
-    if args.order != "natural":
-        order = bisection_order(g, b) if args.order == "bisect" else morton_order(v, args.grid_width)
-        label = np.empty(v, dtype=np.int64)
-        label[order] = np.arange(v)  # the new number of each vertex
-        g = sp.csr_matrix((edges[:, 2].astype(np.float64), (label[edges[:, 0]], label[edges[:, 1]])), shape=(v, v))
+    v, e, src, dst, weight = read_renumbered(ap, args, b)
+    g = sp.csr_matrix((weight, (src, dst)), shape=(v, v))
     nb = (v + b - 1) // b
     cap = 2**15 - 1
     rows = sorted(set(int(t) for t in np.linspace(0, nb - 1, min(args.rows, nb))))
@@ -90,11 +112,7 @@ def main():
             if not finite.any():
                 continue
             f = np.where(finite, t, np.nan)
-            with warnings.catch_warnings():  # rows or columns without a finite entry stay NaN
-                warnings.simplefilter("ignore", RuntimeWarning)
-                shifted = f - np.nanmin(f, axis=1, keepdims=True)
-                shifted = shifted - np.nanmin(shifted, axis=0, keepdims=True)
-            figures.append((np.nanmax(f), np.nanmax(f) - np.nanmin(f), np.nanmax(shifted)))
+            figures.append((np.nanmax(f), np.nanmax(f) - np.nanmin(f), np.nanmax(after_offsets(f, 1, 0))))
     if not figures:
         print("no finite entry in the sampled tiles")
         return
