@@ -18,6 +18,7 @@
 #include "apsp/backends/backend_traits.hpp"
 #include "apsp/core/constants.hpp"
 #include "apsp/solver/blocked_fw.hpp"
+#include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/register_tiles.hpp"
 #include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/row_block.hpp"
@@ -439,11 +440,117 @@ TEST(RoundOperands, MarksTheTilesWhoseFiniteEntriesAreSmall) {
   EXPECT_TRUE(p.from_row(1).marks(0, 1).small());         // tile row 1 from a block starting at 1
   EXPECT_FALSE(p.from_row(3).marks(0, 1).small());        // tile row 3
   EXPECT_FALSE(apsp::PackedRound{}.marks(0, 0).small());  // none marked
+  // Every tile above holds a finite entry (a quarter INF at random): no product is left out.
+  for (int i = 0; i < kTiles; ++i)
+    for (int j = 0; j < kTiles; ++j) EXPECT_FALSE(p.marks(i, j).changes_nothing()) << i << ", " << j;
+  EXPECT_FALSE(apsp::PackedRound{}.marks(0, 0).changes_nothing());
   // The next round's marks go to the other set: these stay as they are.
   const apsp::PackedRound q = ops.pack(rb, k + 1, rb.tile_row(k + 1), Host());
   Host().fence();
   EXPECT_NE(q.small_a, p.small_a);
   EXPECT_FALSE(p.small_a[0] != 0);
+}
+
+// Tiles of INF alone are marked so (and small): a product with such an operand, in every round
+// it takes, changes nothing and is left out.
+TEST(RoundOperands, MarksTheTilesOfInfAlone) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  using apsp::OperandMark;
+  constexpr int kB = 16, kTiles = 4, k = 1;
+  apsp::DistanceMatrix<Host, int32_t> d(int64_t(kB) * kTiles, kB);
+  const apsp::RowBlock rb = apsp::RowBlock::of(d);
+  const int64_t n = rb.n;
+  for (int64_t e = 0; e < n * n; ++e) d.data(e) = apsp::kInf;
+  // Tile (0, k) holds one finite entry (its last), tile (2, k) one large one, tile (k, 3) one
+  // small one; tiles (3, k), (k, 0) and (k, 2) are INF alone.
+  const auto entry = [&](int64_t tile_row, int64_t r, int64_t tile_col, int64_t c) {
+    return (tile_row * kB + r) * n + tile_col * kB + c;
+  };
+  d.data(entry(0, kB - 1, k, kB - 1)) = 7;
+  d.data(entry(2, 3, k, 4)) = 40000;
+  d.data(entry(k, 0, 3, 0)) = 0;
+  const apsp::RoundOperands<Host, MarkingHostOps> ops(rb);
+  const apsp::PackedRound p = ops.pack(rb, k, rb.tile_row(k), Host());
+  Host().fence();
+  EXPECT_EQ(p.small_a[0], OperandMark::kSmall);
+  EXPECT_EQ(p.small_a[2], 0);
+  EXPECT_EQ(p.small_a[3], OperandMark::kSmall | OperandMark::kNoFinite);
+  EXPECT_EQ(p.small_bk[0], OperandMark::kSmall | OperandMark::kNoFinite);
+  EXPECT_EQ(p.small_bk[2], OperandMark::kSmall | OperandMark::kNoFinite);
+  EXPECT_EQ(p.small_bk[3], OperandMark::kSmall);
+  EXPECT_TRUE(p.marks(3, 3).changes_nothing());   // A of INF alone
+  EXPECT_TRUE(p.marks(0, 2).changes_nothing());   // Bk of INF alone
+  EXPECT_TRUE(p.marks(2, 0).changes_nothing());   // Bk of INF alone beside a large A
+  EXPECT_FALSE(p.marks(0, 3).changes_nothing());  // both hold a finite entry
+  EXPECT_FALSE(p.marks(2, 3).changes_nothing());
+  EXPECT_TRUE(p.marks(0, 3).small());
+  EXPECT_FALSE(p.marks(2, 3).small());
+  // Two rounds: left out only where each round's product is.
+  const int32_t none = OperandMark::kSmall | OperandMark::kNoFinite, some = OperandMark::kSmall;
+  EXPECT_TRUE((apsp::OperandMarks{&none, &some, &some, &none}.changes_nothing()));
+  EXPECT_FALSE((apsp::OperandMarks{&none, &some, &some, &some}.changes_nothing()));
+  EXPECT_FALSE((apsp::OperandMarks{&some, &some, &none, &none}.changes_nothing()));
+}
+
+// A solve whose phase-3 products read the marks (a GPU's way), or the round's packed operands (a
+// CPU's), leaves out exactly the products with an operand of INF alone, counted from the matrix
+// before each round, and gives the reference's distances: three components of consecutive
+// vertices (the second ends inside a tile), so that tiles between them stay INF to the end, and
+// a sparse graph, whose early rounds have such tiles.
+template <class Ops>
+void leaves_out_the_products_with_an_operand_of_inf_alone() {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  using Solver = apsp::BlockedFloydWarshall<Host, Ops>;
+  constexpr int kB = 16, kTiles = 7;
+  const int32_t v = kB * kTiles - 5;
+  apsp::test::Graph components = apsp::test::random_graph(v, 0.15, 0, 1000, 29);
+  std::vector<apsp::test::Edge> kept;
+  const auto part = [](int32_t x) { return x < 2 * kB ? 0 : x < 4 * kB + 5 ? 1 : 2; };
+  for (const auto& e : components.edges)
+    if (part(e.src) == part(e.dst)) kept.push_back(e);
+  components.edges = kept;
+  for (const auto& g : {components, apsp::test::random_graph(v, 1.5 / v, 0, 1000, 31)}) {
+    int64_t expected = 0, left_out = 0;
+    const auto got = apsp::test::blocked_apsp<Host>(g, kB, [&](const apsp::DistanceMatrix<Host, int32_t>& d) {
+      const apsp::RowBlock rb = apsp::RowBlock::of(d);
+      const int64_t n = rb.n;
+      const typename Solver::RoundOps ops(rb);
+      apsp::LaneTally<Host> tally;
+      for (int k = 0; k < kTiles; ++k) {
+        Solver::phase1(rb, k);
+        Solver::phase2(rb, k, rb.tile_row(k), true, true, Host(), tally.slots(), ops.marks_of(rb, k));
+        const apsp::PackedRound packed = ops.pack_marked(rb, k, rb.tile_row(k), Host());
+        Host().fence();
+        const auto only_inf = [&](int ti, int tj) {
+          for (int64_t r = 0; r < kB; ++r)
+            for (int64_t c = 0; c < kB; ++c)
+              if (d.data((ti * kB + r) * n + tj * kB + c) != apsp::kInf) return false;
+          return true;
+        };
+        for (int i = 0; i < kTiles; ++i)
+          for (int j = 0; j < kTiles; ++j)
+            if (i != k && j != k && (only_inf(i, k) || only_inf(k, j)))
+              expected += Ops::kPacksRounds ? Ops::packed_computed(kB, rb.pivots(k), packed, i, j)
+                                            : Ops::computed(kB, kB, rb.pivots(k));
+        Solver::phase3(rb, k, rb.tile_row(k), Host(), packed, tally.slots());
+      }
+      Host().fence();
+      left_out = tally.left_out();
+    });
+    EXPECT_EQ(apsp::test::first_difference(got, apsp::test::naive_apsp(g), v), "");
+    EXPECT_GT(expected, 0);
+    EXPECT_EQ(left_out, expected);
+  }
+}
+
+TEST(RoundOperands, MarkedProductsWithAnOperandOfInfAloneAreLeftOut) {
+  leaves_out_the_products_with_an_operand_of_inf_alone<MarkingHostOps>();
+}
+
+TEST(RoundOperands, PackedProductsWithAnOperandOfInfAloneAreLeftOut) {
+  using Ops = apsp::Impl::TileOps<Kokkos::DefaultHostExecutionSpace>;
+  static_assert(Ops::kPacksRounds, "the host packs its rounds' operands");
+  leaves_out_the_products_with_an_operand_of_inf_alone<Ops>();
 }
 
 // Phase 2's marks are the marking kernel's, read from the tiles phase 2 has just written; and

@@ -88,6 +88,11 @@ void print_breakdown(const RunReport& r) {
     std::fprintf(stderr,
                  "apsp_kokkos:   ceiling %.3e relaxations/s (%.0f %% of them in 16-bit lanes): the solve at %.0f %%\n",
                  r.ceiling.relax_per_s, 100 * r.ceiling.share16, 100 * r.efficiency());
+  if (r.ceiling.left_out > 0)
+    std::fprintf(stderr,
+                 "apsp_kokkos:   left out %.1f %% of the tile products' relaxations (an operand unreachable "
+                 "throughout)\n",
+                 100 * r.ceiling.left_out);
   if (r.phases_timed)
     std::fprintf(stderr, "apsp_kokkos:   phases  %.4f / %.4f / %.4f s (pivot / row+column / rest)\n",
                  r.phase_seconds[0], r.phase_seconds[1], r.phase_seconds[2]);

@@ -156,6 +156,7 @@ class MpiRanks {
       out.staging = s.staging;
       out.lanes16 = fw_.lanes16();
       out.computed = fw_.computed();
+      out.left_out = fw_.left_out();
       return out;
     }
 

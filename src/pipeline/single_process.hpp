@@ -75,6 +75,7 @@ class SingleProcess {
       for (int i = 0; i < 3; ++i) s.phase[i] = phases.phase[i];
       s.lanes16 = lanes16_.total();
       s.computed = lanes16_.computed();
+      s.left_out = lanes16_.left_out();
       return s;
     }
 

@@ -131,6 +131,7 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
                                            {"int32_relax_per_s", r.ceiling.rates.int32},
                                            {"uint16_relax_per_s", r.ceiling.rates.lanes16},
                                            {"share_16bit", r.ceiling.share16},
+                                           {"share_left_out", r.ceiling.left_out},
                                            {"efficiency", r.efficiency()},
                                            {"basis", r.ceiling.basis}}
                                     : json(nullptr)},

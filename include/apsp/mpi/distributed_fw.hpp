@@ -88,6 +88,8 @@ class DistributedFloydWarshall {
   int64_t lanes16() const { return lanes16_.total(); }
   /// The relaxations this rank's phases 2 and 3 computed, in either lane type (after solve).
   int64_t computed() const { return lanes16_.computed(); }
+  /// The relaxations of this rank's products left out (an operand of INF alone; after solve).
+  int64_t left_out() const { return lanes16_.left_out(); }
 
   /// The paths this backend can take: the device's collectives when it has them.
   static constexpr bool has_device_collectives() { return Collectives::available; }

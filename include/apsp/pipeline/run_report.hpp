@@ -100,9 +100,12 @@ struct RunReport {
   RunCeiling ceiling;        ///< the devices' ceiling, weighted by the run's 16-bit share (report/ceiling.hpp)
   /// V^3: Floyd-Warshall's relaxations whatever the graph (the rates' numerator).
   double relaxations() const { return double(vertices) * double(vertices) * double(vertices); }
-  /// The efficiency: solve relaxations per second over the ceiling; 0 when it is not known.
+  /// The efficiency: the relaxations the solve computed (V^3 less the share of products left
+  /// out) per second over the ceiling; 0 when it is not known.
   double efficiency() const {
-    return ceiling.known() && seconds.solve > 0 ? relaxations() / seconds.solve / ceiling.relax_per_s : 0;
+    return ceiling.known() && seconds.solve > 0
+               ? relaxations() * (1 - ceiling.left_out) / seconds.solve / ceiling.relax_per_s
+               : 0;
   }
 };
 

@@ -36,6 +36,9 @@ struct CeilingOptions {
 struct RunCeiling {
   LaneRates rates;
   double share16 = 0;
+  /// The share of the products' relaxations left out (an operand of INF alone: nothing to
+  /// change), which the efficiency does not count as done.
+  double left_out = 0;
   double relax_per_s = 0;  ///< 0: unknown (skipped, or a device without figures)
   std::string basis;
   bool known() const { return relax_per_s > 0; }

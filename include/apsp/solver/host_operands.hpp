@@ -38,14 +38,25 @@ struct HostOperands {
   /// int32 of one packed A (a32: Bp rows of Bp, a copy; a16: the same as U16 broadcast words)
   /// and of one packed Bk (b32: 2 Bp / NR16 panels of Bp pivots x NR; b16: Bp / NR16 panels of
   /// Bp pivots x NR16 uint16), each followed (16-bit builds) by its "small" flags: per lane type,
-  /// whether every finite entry packed is at most 2^14 - 1 (A: per block row of MR rows; Bk: one).
-  /// Each a multiple of 16 int32: parts stay 64-byte aligned.
+  /// whether every finite entry packed is at most 2^14 - 1 (A: per block row of MR rows; Bk: one);
+  /// then, in a round's packing (round_operands.hpp), whether the operand holds a finite entry
+  /// (its last kFiniteInts: a product with an operand of INF alone changes nothing and is left
+  /// out). Each a multiple of 16 int32: parts stay 64-byte aligned.
   static constexpr int flag_stride(int B) { return round_up(pitch(B) / MR, 16); }
+  static constexpr int kFiniteInts = 16;
   static size_t a_ints(int B) {
-    return size_t(pitch(B)) * pitch(B) * (k16 ? 2 : 1) + (k16 ? 2 * size_t(flag_stride(B)) : 0);
+    return size_t(pitch(B)) * pitch(B) * (k16 ? 2 : 1) + (k16 ? 2 * size_t(flag_stride(B)) : 0) + kFiniteInts;
   }
   static size_t bk_ints(int B) {
-    return size_t(pitch(B)) * pitch(B) + (k16 ? size_t(pitch(B)) * pitch(B) / 2 + 16 : 0);
+    return size_t(pitch(B)) * pitch(B) + (k16 ? size_t(pitch(B)) * pitch(B) / 2 + 16 : 0) + kFiniteInts;
+  }
+  /// Whether the rows x cols entries at `t` (ld) hold one that is not INF: from the first entry
+  /// on, so that a tile of a connected graph's late rounds costs one comparison.
+  static int32_t holds_finite(const int32_t* t, int64_t ld, int rows, int cols) {
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        if (t[r * ld + c] != kInf) return 1;
+    return 0;
   }
   /// The largest finite entry an operand may hold for a block of C with INF to take 16-bit
   /// lanes (solver/host_tiles.hpp): two of them sum to at most 2^15 - 2, below INF's 2^15 - 1.

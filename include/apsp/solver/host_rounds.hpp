@@ -119,11 +119,11 @@ class HostRounds {
     std::unique_ptr<std::atomic<int>[]> row, column;  ///< tile (k + 1, t) / (t, k + 1) updated (item 3)
   };
 
-  /// Relaxations of some items: in 16-bit lanes, and computed in all (lane_tally.hpp).
+  /// Relaxations of some items: in 16-bit lanes, computed in all, and left out (lane_tally.hpp).
   struct Lanes {
-    int64_t sixteen = 0, computed = 0;
+    int64_t sixteen = 0, computed = 0, left_out = 0;
     Lanes& operator+=(const Lanes& o) {
-      sixteen += o.sixteen, computed += o.computed;
+      sixteen += o.sixteen, computed += o.computed, left_out += o.left_out;
       return *this;
     }
   };
@@ -165,6 +165,7 @@ class HostRounds {
       if (lanes16 != nullptr) {
         Kokkos::atomic_add(&lanes16[worker % kLaneTallySlots], lanes.sixteen);
         Kokkos::atomic_add(&lanes16[kLaneTallySlots + worker % kLaneTallySlots], lanes.computed);
+        Kokkos::atomic_add(&lanes16[2 * kLaneTallySlots + worker % kLaneTallySlots], lanes.left_out);
       }
     }
 
@@ -199,12 +200,14 @@ class HostRounds {
       return phase3_rest(item < lead ? item : item - phase2_tiles());                              // 4, 6
     }
 
-    /// Phase 3 of round k on tile (i, j), once its packed operands are there.
+    /// Phase 3 of round k on tile (i, j), once its packed operands are there; left out where an
+    /// operand is INF alone.
     Lanes phase3(int i, int j) const {
       wait_for(flags->a[i], stamp());
       wait_for(flags->bk[j], stamp());
-      return {Ops::host_packed_product(tile(i, j), rb.n, rb.block, rb.pivots(k), packed, i, j),
-              Ops::packed_computed(rb.block, rb.pivots(k), packed, i, j)};
+      const int64_t relaxations = Ops::packed_computed(rb.block, rb.pivots(k), packed, i, j);
+      if (Ops::packed_changes_nothing(packed, i, j)) return {0, 0, relaxations};
+      return {Ops::host_packed_product(tile(i, j), rb.n, rb.block, rb.pivots(k), packed, i, j), relaxations};
     }
 
     /// The r-th phase-3 tile of round k off tile row and column k (and q = k + 1, if any).

@@ -96,17 +96,20 @@ struct PairTilesKernel : PairTiles<typename Ops::Value> {
     Base::tile_of(team.league_rank(), i, j);
     typename Ops::Value* c = d + int64_t(i) * B * n + int64_t(j) * B;
     if constexpr (kFused) {  // rounds k and q: A's columns from tile (i, k), Bk's rows from tile (k, j)
-      count_lanes16(team, Base::lanes16,
-                    Ops::template min_plus_product<true, 2>(team, c, d + int64_t(i) * B * n + int64_t(k) * B,
-                                                            d + int64_t(k) * B * n + int64_t(j) * B, n, B, 2 * B,
-                                                            Base::first.marks(i, j, Base::then)),
-                    Ops::computed(B, B, 2 * B));
+      const OperandMarks marks = Base::first.marks(i, j, Base::then);
+      if (left_out(team, Base::lanes16, marks.changes_nothing(), Ops::computed(B, B, 2 * B))) return;
+      count_lanes16(
+          team, Base::lanes16,
+          Ops::template min_plus_product<true, 2>(team, c, d + int64_t(i) * B * n + int64_t(k) * B,
+                                                  d + int64_t(k) * B * n + int64_t(j) * B, n, B, 2 * B, marks),
+          Ops::computed(B, B, 2 * B));
     } else {  // round q alone
       const int q = k + 1;
+      const OperandMarks marks = Base::then.marks(i, j);
+      if (left_out(team, Base::lanes16, marks.changes_nothing(), Ops::computed(B, B, B))) return;
       count_lanes16(team, Base::lanes16,
                     Ops::template min_plus_product<true>(team, c, d + int64_t(i) * B * n + int64_t(q) * B,
-                                                         d + int64_t(q) * B * n + int64_t(j) * B, n, B, B,
-                                                         Base::then.marks(i, j)),
+                                                         d + int64_t(q) * B * n + int64_t(j) * B, n, B, B, marks),
                     Ops::computed(B, B, B));
     }
   }

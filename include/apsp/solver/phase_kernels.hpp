@@ -111,15 +111,20 @@ struct RemainingTilesKernel : RemainingTiles<typename Ops::Value> {
     Base::tile_of(team.league_rank(), bi, bj);
     typename Ops::Value* tile_row = rows + int64_t(bi) * B * n;
     if constexpr (Ops::kPacksRounds)
-      if (Base::packed)
+      if (Base::packed) {
+        if (left_out(team, Base::lanes16, Ops::packed_changes_nothing(Base::packed, bi, bj),
+                     Ops::packed_computed(B, pivots, Base::packed, bi, bj)))
+          return;
         return count_lanes16(team, Base::lanes16,
                              Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj),
                              Ops::packed_computed(B, pivots, Base::packed, bi, bj));
-    count_lanes16(
-        team, Base::lanes16,
-        Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
-                                               pivot_row + int64_t(bj) * B, n, B, pivots, Base::packed.marks(bi, bj)),
-        Ops::computed(B, B, pivots));
+      }
+    const OperandMarks marks = Base::packed.marks(bi, bj);
+    if (left_out(team, Base::lanes16, marks.changes_nothing(), Ops::computed(B, B, pivots))) return;
+    count_lanes16(team, Base::lanes16,
+                  Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
+                                                         pivot_row + int64_t(bj) * B, n, B, pivots, marks),
+                  Ops::computed(B, B, pivots));
   }
 };
 
@@ -146,14 +151,19 @@ struct NextPivotCrossKernel : NextPivotCross<typename Ops::Value> {
     const int bi = in_row ? k + 1 : other, bj = in_row ? other : k + 1;
     typename Ops::Value* tile_row = d + int64_t(bi) * B * n;
     if constexpr (Ops::kPacksRounds)
-      if (Base::packed)
+      if (Base::packed) {
+        if (left_out(team, Base::lanes16, Ops::packed_changes_nothing(Base::packed, bi, bj),
+                     Ops::packed_computed(B, pivots, Base::packed, bi, bj)))
+          return;
         return count_lanes16(team, Base::lanes16,
                              Ops::packed_product(team, tile_row + int64_t(bj) * B, n, B, pivots, Base::packed, bi, bj),
                              Ops::packed_computed(B, pivots, Base::packed, bi, bj));
+      }
+    const OperandMarks marks = Base::packed.marks(bi, bj);
+    if (left_out(team, Base::lanes16, marks.changes_nothing(), Ops::computed(B, B, pivots))) return;
     count_lanes16(team, Base::lanes16,
                   Ops::template min_plus_product<kTuned>(team, tile_row + int64_t(bj) * B, tile_row + int64_t(k) * B,
-                                                         d + int64_t(k) * B * n + int64_t(bj) * B, n, B, pivots,
-                                                         Base::packed.marks(bi, bj)),
+                                                         d + int64_t(k) * B * n + int64_t(bj) * B, n, B, pivots, marks),
                   Ops::computed(B, B, pivots));
   }
 };

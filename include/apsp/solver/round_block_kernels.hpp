@@ -29,7 +29,9 @@
 // after its update is below the marked one (still small), or was INF: staged capped, its sums
 // are exact or at least kCap, which replaces no lane. The attaining term is made of marked
 // values, small where d_J(q, j) is finite, and its sum, read either way, is exact; where
-// d_J(q, j) is INF no term is finite.
+// d_J(q, j) is INF no term is finite. A strip operand marked as INF alone before step 2 stays so
+// (each of its entries is a minimum of terms with an old INF in them), so the products that
+// skip it (OperandMarks::changes_nothing) leave entries that are INF and stay INF.
 //
 // After step 2 the strips are final for J, and their 16-bit marks for the fused products are taken
 // once (StripMarkKernel: one flag per strip of R tiles). Before 0d879c9 step 2 was the block's
@@ -51,9 +53,9 @@
 
 namespace apsp::Impl {
 
-/// Marks the strips of the block [k, k + R) for a product through them (PackedTiles' case 2):
-/// team t < nb sets a[t] = whether every entry of tiles (t, k .. k + R - 1) is small, team
-/// nb + t sets a[nb + t] for tiles (k .. k + R - 1, t) (mark_small_region). Taken twice per
+/// Marks the strips of the block [k, k + R) for a product through them (PackedTiles' case 2,
+/// and products left out): team t < nb sets a[t] = the OperandMark bits of tiles (t, k .. k +
+/// R - 1), team nb + t sets a[nb + t] for tiles (k .. k + R - 1, t) (mark_small_region). Taken twice per
 /// block: before the strips' product (D's rows and columns closed, the strips not yet) and after
 /// it, for the fused products.
 template <class Ops>
@@ -121,10 +123,12 @@ struct BlockTilesKernel : BlockTiles<typename Ops::Value> {
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
     int i, j;
     Base::tile_of(team.league_rank(), i, j);
+    const OperandMarks marks = Base::marks_of(i, j);
+    if (left_out(team, Base::lanes16, marks.changes_nothing(), Ops::computed(B, B, kRounds * B))) return;
     count_lanes16(team, Base::lanes16,
                   Ops::template min_plus_product<true, kRounds>(
                       team, d + int64_t(i) * B * n + int64_t(j) * B, d + int64_t(i) * B * n + int64_t(k) * B,
-                      d + int64_t(k) * B * n + int64_t(j) * B, n, B, kRounds * B, Base::marks_of(i, j)),
+                      d + int64_t(k) * B * n + int64_t(j) * B, n, B, kRounds * B, marks),
                   Ops::computed(B, B, kRounds * B));
   }
 };

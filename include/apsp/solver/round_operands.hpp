@@ -9,7 +9,12 @@
 // Where the tile operations instead mark the round's operands (Ops::kMarksSmallOperands: a GPU
 // with the 16-bit product, packed_tiles.hpp), the same pass only notes, per tile of the pivot
 // column and row, whether every finite entry is small enough for the 16-bit product of a tile
-// that holds INF (its case 2). A pass over 2 V B entries that phase 2 has just written (in L2
+// that holds INF (its case 2), and whether it holds a finite entry at all: a product with an
+// operand of INF alone changes nothing (every sum through it is at least INF, and C's entries
+// are at most INF), so the product kernels skip it (OperandMarks::changes_nothing). Graphs of
+// several components, and long-path graphs in their early rounds, have many such products: in
+// a 200 x 200 grid numbered row by row about two thirds, in 4 components of consecutive
+// vertices fifteen in sixteen. A pass over 2 V B entries that phase 2 has just written (in L2
 // on a GPU), one flag per tile; sixteen sets, by the round modulo 16, because a GPU's look-ahead
 // opens the next block of rounds (up to eight: k + 2 to k + 9 after a pair) while the phase 3 of
 // the current block still reads the marks of its rounds (blocked_fw.hpp, pair_kernels.hpp,
@@ -22,22 +27,39 @@
 #include <cstdint>
 #include <string>
 
+#include "apsp/core/constants.hpp"
 #include "apsp/core/sizes.hpp"
 #include "apsp/solver/row_block.hpp"
 
 namespace apsp {
 
-/// Whether both operands of one product are marked small (the marks below, for PackedTiles'
-/// case 2): where the two marks are, two independent loads that a product issues beside its
-/// loads of C. Null: not marked. A product of two rounds (pair_kernels.hpp) has the second
-/// round's marks in a2 and bk2 (null: one round).
+/// One operand tile's (or strip's) mark: bits of what holds for every entry. 0: a finite entry
+/// above PackedTiles' kSmall.
+struct OperandMark {
+  static constexpr int32_t kSmall = 1;                    ///< every finite entry is small (Ops::small_entry)
+  static constexpr int32_t kNoFinite = 2;                 ///< every entry is INF (so small too)
+  static constexpr int32_t kUnseen = kSmall | kNoFinite;  ///< before any entry is read
+};
+
+/// The marks of both operands of one product (the marks below): where the two marks are, two
+/// independent loads. Null: not marked. A product of two rounds (pair_kernels.hpp) has the
+/// second round's marks in a2 and bk2 (null: one round).
 struct OperandMarks {
   const int32_t* a = nullptr;
   const int32_t* bk = nullptr;
   const int32_t* a2 = nullptr;
   const int32_t* bk2 = nullptr;
+  /// Both operands small (PackedTiles' case 2), in every round of the product; a product
+  /// issues these loads beside its loads of C.
   KOKKOS_INLINE_FUNCTION bool small() const {
-    return a != nullptr && (*a & *bk) != 0 && (a2 == nullptr || (*a2 & *bk2) != 0);
+    return a != nullptr && (*a & *bk & OperandMark::kSmall) != 0 &&
+           (a2 == nullptr || (*a2 & *bk2 & OperandMark::kSmall) != 0);
+  }
+  /// In every round of the product an operand holds INF alone: no sum through it is below INF,
+  /// so C stays as it is and the product need not run (read before anything else is loaded).
+  KOKKOS_INLINE_FUNCTION bool changes_nothing() const {
+    return a != nullptr && ((*a | *bk) & OperandMark::kNoFinite) != 0 &&
+           (a2 == nullptr || ((*a2 | *bk2) & OperandMark::kNoFinite) != 0);
   }
 };
 
@@ -49,23 +71,28 @@ struct MarkTargets {
 };
 
 /// Marks a region of `rows` x `cols` entries (ld n, at most B entries across per pass) as a
-/// team: *flag = whether every entry is small (Ops::small_entry). The team's earlier writes to
-/// the region are visible after its barrier. No team reduction: each thread that finds a large
-/// entry clears the flag (one atomic per thread), which keeps phase 2's kernel, where this
-/// follows the product, free of spills.
+/// team: *flag = its OperandMark bits (small: Ops::small_entry; no finite entry: every entry
+/// INF). The team's earlier writes to the region are visible after its barrier. No team
+/// reduction: each thread clears the bits its entries deny (at most one atomic per thread), which keeps phase 2's
+/// kernel, where this follows the product, free of spills.
 template <class Ops, class Member>
 KOKKOS_INLINE_FUNCTION void mark_small_region(const Member& team, const int32_t* first, int64_t n, int rows, int cols,
                                               int B, int32_t* flag) {
-  Kokkos::single(Kokkos::PerTeam(team), [&] { *flag = 1; });
+  Kokkos::single(Kokkos::PerTeam(team), [&] { *flag = OperandMark::kUnseen; });
   team.team_barrier();
   const int size = team.team_size(), rank = team.team_rank();
   const int across = size < B ? size : B, rows_step = size / across;  // threads along a row, rows at once
   const int r0 = rank / across, c0 = rank % across;
-  bool large = false;
+  bool large = false, finite = false;
   if (r0 < rows_step)
     for (int r = r0; r < rows; r += rows_step)
-      for (int c = c0; c < cols; c += across) large |= !Ops::small_entry(first[int64_t(r) * n + c]);
-  if (large) Kokkos::atomic_fetch_and(flag, 0);
+      for (int c = c0; c < cols; c += across) {
+        const int32_t v = first[int64_t(r) * n + c];
+        large |= !Ops::small_entry(v);
+        finite |= v < kInf;
+      }
+  const int32_t denied = (large ? OperandMark::kSmall : 0) | (finite ? OperandMark::kNoFinite : 0);
+  if (denied != 0) Kokkos::atomic_and(flag, ~denied);  // no result waited for: a reduction in L2 on a GPU
 }
 
 /// The same for one B x B tile.
@@ -194,8 +221,8 @@ class RoundOperands {
   // The kernels' functors are public: nvcc's generated launch stubs name them from outside.
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
 
-  /// One team per operand tile, as PackKernel's items: flags[t] = whether every entry of the
-  /// tile is small (Ops::small_entry). Whole B x B tiles: the marked products are whole rounds.
+  /// One team per operand tile, as PackKernel's items: flags[t] = the tile's OperandMark bits.
+  /// Whole B x B tiles: the marked products are whole rounds.
   struct MarkKernel {
     int32_t* flags;
     const int32_t* rows_base;

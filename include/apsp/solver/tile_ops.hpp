@@ -186,6 +186,7 @@ struct TileOps {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     using O = HostOperands<Traits>;
     O::pack_a_whole(typename O::Packed(B, out, nullptr), a, ld, B, pivots);
+    out[O::a_ints(B) - O::kFiniteInts] = O::holds_finite(a, ld, B, pivots);
 #else
     (void)out, (void)a, (void)ld, (void)B, (void)pivots;
 #endif
@@ -194,9 +195,16 @@ struct TileOps {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     using O = HostOperands<Traits>;
     O::pack_bk_whole(typename O::Packed(B, nullptr, out), bk, ld, B, pivots);
+    out[O::bk_ints(B) - O::kFiniteInts] = O::holds_finite(bk, ld, pivots, B);
 #else
     (void)out, (void)bk, (void)ld, (void)B, (void)pivots;
 #endif
+  }
+  /// Whether A or Bk, packed for tile (i, j) (i of the kernel's rows), is INF alone: the product
+  /// changes nothing (every sum is at least INF) and is left out.
+  KOKKOS_INLINE_FUNCTION static bool packed_changes_nothing(const PackedRound& round, int i, int j) {
+    constexpr int kF = HostOperands<Traits>::kFiniteInts;
+    return (round.a[(i + 1) * round.a_ints - kF] & round.bk[(j + 1) * round.bk_ints - kF]) == 0;
   }
   /// C = min(C, A (min,+) Bk) with A, Bk the packed operands of tile row i (of the kernel's
   /// rows) and tile column j; C's rows and columns past V (padding) are left as they are.
