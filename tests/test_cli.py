@@ -201,7 +201,9 @@ class AgainstScipy(unittest.TestCase):
     def test_offset_share_script(self):
         # scripts/offset_share.py: nb (nb - 1)^2 products; on a chain of weight 1 every finite
         # tile is small, and offsets add nothing; on a 16 x 16 grid of heavy weights a Z-curve
-        # numbering lets more products take offsets than the row-by-row one.
+        # numbering lets more products take offsets than the row-by-row one. Products with an
+        # operand of INF alone occur in both; the operand offsets take every product today's rule
+        # takes and more, and each of them, run as 16-bit lanes would run it, is exact.
         script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "offset_share.py")
 
         def shares(g, *extra):
@@ -219,11 +221,15 @@ class AgainstScipy(unittest.TestCase):
             self.assertIn("36 phase-3 tile products", out)  # 4 rounds x 3 x 3 tiles
             self.assertAlmostEqual(c["no finite"] + c["small"], 100.0, delta=0.15)
             self.assertEqual(c["small"], c["offsets"])
-            out, natural = shares(grid)
+            out, natural = shares(grid, "--check")
             self.assertIn("3600 phase-3 tile products", out)
+            self.assertRegex(out, r"checked [1-9]\d* products in 16-bit lanes after operand offsets: 0 differ")
             _, morton = shares(grid, "--order", "morton", "--grid-width", "16")
             self.assertGreater(morton["offsets"], natural["offsets"])
             self.assertGreaterEqual(morton["offsets"], morton["offsets, with A and B"])
+            for c in (natural, morton):
+                self.assertGreater(c["left out"], 0)
+                self.assertGreater(c["16-bit after operand offsets"], c["16-bit today"])
 
     def test_chain_of_heaviest_weights(self):
         self.check(["--shape", "chain", "--min-weight", 1000, "--max-weight", 1000], 301)

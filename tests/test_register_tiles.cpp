@@ -524,7 +524,7 @@ void leaves_out_the_products_with_an_operand_of_inf_alone() {
         const auto only_inf = [&](int ti, int tj) {
           for (int64_t r = 0; r < kB; ++r)
             for (int64_t c = 0; c < kB; ++c)
-              if (d.data((ti * kB + r) * n + tj * kB + c) != apsp::kInf) return false;
+              if (d.data((int64_t(ti) * kB + r) * n + int64_t(tj) * kB + c) != apsp::kInf) return false;
           return true;
         };
         for (int i = 0; i < kTiles; ++i)
