@@ -9,15 +9,17 @@
 
 namespace apsp {
 
-/// Bytes [begin, end) of an open file, allocated (fallocate) and mapped, its pages made resident
-/// by prepare(), so that rows of the result land there by parallel copies (parallel writes to
-/// one tmpfs file serialise on its inode lock; copies into a mapping do not). Independent of the
-/// result: a device run makes it while the GPU computes. Empty (false) where the file system
-/// cannot allocate ahead or map; writes then go another way.
+/// Bytes [begin, end) of an open file, allocated (fallocate; on tmpfs by prepare(), its space
+/// checked first) and mapped, its pages made resident by prepare(), so that rows of the result
+/// land there by parallel copies (parallel writes to one tmpfs file serialise on its inode lock;
+/// copies into a mapping do not). Independent of the result: a device run makes it while the GPU
+/// computes. Empty (false) where the file system cannot allocate ahead or map; writes then go
+/// another way.
 class MappedFileRange {
  public:
   MappedFileRange() = default;
   /// Throws std::runtime_error when the blocks cannot be allocated (a full disk), naming `path`.
+  /// The file must stay open while the range is prepared.
   MappedFileRange(int fd, int64_t begin, int64_t end, const std::string& path);
   MappedFileRange(MappedFileRange&& other) noexcept;
   MappedFileRange& operator=(MappedFileRange&& other) noexcept;
@@ -59,7 +61,9 @@ class MappedFileRange {
  private:
   char* map_ = nullptr;  ///< file byte base_ (begin_ rounded down to a page)
   int64_t base_ = 0, begin_ = 0, end_ = 0;
-  bool in_memory_ = false;  ///< the file is on tmpfs
+  bool in_memory_ = false;  ///< the file is on tmpfs (its blocks allocated by prepare())
+  int fd_ = -1;             ///< the file (not owned)
+  std::string path_;        ///< its name, for errors
 };
 
 }  // namespace apsp
