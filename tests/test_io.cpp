@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <fcntl.h>
@@ -603,6 +604,59 @@ TEST(MappedFileRangeTest, UnmappingWithSeveralThreadsKeepsTheFile) {
     ASSERT_EQ(::pread(fd, row.data(), row.size() * 4, off_t(r * int64_t(row.size()) * 4)), ssize_t(row.size() * 4));
     for (size_t c = 0; c < row.size(); ++c) ASSERT_EQ(row[c], int32_t(r * 7 + int64_t(c))) << r;
   }
+  ::close(fd);
+  ::unlink(path.c_str());
+}
+
+// On tmpfs the range's blocks are allocated by prepare(), on several threads, not up front: every
+// byte of it is the file's after prepare() (the blocks counted by stat), holding what was
+// copied in; and a range larger than the file system's free space is refused up front, with
+// the usual line, before anything is allocated.
+TEST(MappedFileRangeTest, TmpfsBlocksComeFromPrepareAndTheSpaceIsCheckedFirst) {
+  struct statfs fs {};
+  if (::statfs("/dev/shm", &fs) != 0 || long(fs.f_type) != 0x01021994) GTEST_SKIP() << "no tmpfs at /dev/shm";
+  const std::string path = "/dev/shm/apsp_test_prepare_" + std::to_string(::getpid());
+  const int64_t bytes = int64_t(64) << 20, page = ::sysconf(_SC_PAGESIZE);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::ftruncate(fd, bytes), 0);
+  {
+    MappedFileRange map(fd, 0, bytes, path);
+    ASSERT_TRUE(map);
+    struct stat st {};
+    ASSERT_EQ(::fstat(fd, &st), 0);
+    EXPECT_LT(int64_t(st.st_blocks) * 512, bytes / 2);  // not allocated up front
+    std::atomic<int64_t> seen{0};
+    map.prepare(4, 16, page, [&](int64_t b, int64_t e) { seen += e - b; });
+    EXPECT_EQ(seen.load(), bytes);
+    ASSERT_EQ(::fstat(fd, &st), 0);
+    EXPECT_GE(int64_t(st.st_blocks) * 512, bytes);
+    std::vector<int32_t> row(1 << 14);
+    for (int64_t r = 0; r < bytes / 4 / int64_t(row.size()); ++r) {
+      for (size_t c = 0; c < row.size(); ++c) row[c] = int32_t(r * 3 + int64_t(c));
+      map.copy_rows(row.data(), r, 1, int64_t(row.size()), int64_t(row.size()), 2);
+    }
+  }
+  std::vector<int32_t> row(1 << 14);
+  for (int64_t r = 0; r < bytes / 4 / int64_t(row.size()); ++r) {
+    ASSERT_EQ(::pread(fd, row.data(), row.size() * 4, off_t(r * int64_t(row.size()) * 4)), ssize_t(row.size() * 4));
+    for (size_t c = 0; c < row.size(); ++c) ASSERT_EQ(row[c], int32_t(r * 3 + int64_t(c))) << r;
+  }
+  // More than the file system has free: refused before a block is taken.
+  ASSERT_EQ(::fstatfs(fd, &fs), 0);
+  const int64_t too_big = int64_t(fs.f_bavail) * int64_t(fs.f_bsize) + (int64_t(1) << 30);
+  ASSERT_EQ(::ftruncate(fd, too_big), 0);
+  try {
+    MappedFileRange huge(fd, 0, too_big, path);
+    ADD_FAILURE() << "a range past the free space was taken";
+  } catch (const std::runtime_error& e) {
+    const std::string msg = e.what();
+    for (const std::string part : {path, std::string("cannot allocate"), std::string("for the output")})
+      EXPECT_NE(msg.find(part), std::string::npos) << "'" << part << "' not in: " << msg;
+  }
+  struct stat st {};
+  ASSERT_EQ(::fstat(fd, &st), 0);
+  EXPECT_LT(int64_t(st.st_blocks) * 512, int64_t(65) << 20);  // nothing taken beyond the 64 MiB written
   ::close(fd);
   ::unlink(path.c_str());
 }
