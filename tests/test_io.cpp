@@ -651,7 +651,7 @@ TEST(MappedFileRangeTest, TmpfsBlocksComeFromPrepareAndTheSpaceIsCheckedFirst) {
     ADD_FAILURE() << "a range past the free space was taken";
   } catch (const std::runtime_error& e) {
     const std::string msg = e.what();
-    for (const std::string part : {path, std::string("cannot allocate"), std::string("for the output")})
+    for (const std::string& part : {path, std::string("cannot allocate"), std::string("for the output")})
       EXPECT_NE(msg.find(part), std::string::npos) << "'" << part << "' not in: " << msg;
   }
   struct stat st {};
