@@ -24,6 +24,12 @@ namespace {
 #define MADV_POPULATE_WRITE 23
 #endif
 
+// The one line for an output whose blocks cannot be had (errno-style `err`).
+std::runtime_error allocation_error(const std::string& path, int64_t bytes, int err) {
+  return std::runtime_error(path + ": cannot allocate " + std::to_string(bytes) +
+                            " bytes for the output: " + std::strerror(err));
+}
+
 // Makes `bytes` of a shared mapping resident and writable: file bytes [offset, offset + bytes)
 // of `fd`, allocated already or (`allocate`) not yet. MADV_POPULATE_WRITE allocates what it
 // needs and reports a shortage as an error, never as SIGBUS.
@@ -34,8 +40,7 @@ void populate(char* p, size_t bytes, int64_t page, int fd, int64_t offset, bool 
   // add of zero writes without changing a byte a copy may already have put there.
   if (allocate)
     if (const int rc = ::posix_fallocate(fd, offset, off_t(bytes)); rc != 0)
-      throw std::runtime_error(path + ": cannot allocate " + std::to_string(bytes) +
-                               " bytes for the output: " + std::strerror(rc));
+      throw allocation_error(path, int64_t(bytes), rc);
   for (size_t off = 0; off < bytes; off += size_t(page)) __atomic_fetch_add(p + off, char(0), __ATOMIC_RELAXED);
 }
 }  // namespace
@@ -49,15 +54,11 @@ MappedFileRange::MappedFileRange(int fd, int64_t begin, int64_t end, const std::
     // On tmpfs fallocate zeroes every page on one thread (6.4 GB: 1.14 s on an H200 host,
     // the critical path of a run whose solve is shorter); prepare() allocates them as it makes
     // them resident, on several threads. The space is checked now, for the same early error.
-    if (int64_t(fs.f_bavail) * int64_t(fs.f_bsize) < end - begin)
-      throw std::runtime_error(path + ": cannot allocate " + std::to_string(end - begin) +
-                               " bytes for the output: " + std::strerror(ENOSPC));
+    if (int64_t(fs.f_bavail) * int64_t(fs.f_bsize) < end - begin) throw allocation_error(path, end - begin, ENOSPC);
   } else {
     const int rc = ::posix_fallocate(fd, begin, end - begin);
     if (rc == EOPNOTSUPP || rc == EINVAL) return;  // a mapping of unallocated blocks could fault (SIGBUS)
-    if (rc != 0)
-      throw std::runtime_error(path + ": cannot allocate " + std::to_string(end - begin) +
-                               " bytes for the output: " + std::strerror(rc));
+    if (rc != 0) throw allocation_error(path, end - begin, rc);
   }
   const int64_t page = ::sysconf(_SC_PAGESIZE), base = begin / page * page;
   // Pages are populated by prepare(), in parallel: one thread populates about 2 GB/s of a
