@@ -400,7 +400,7 @@ TEST(PackedTiles, FourRoundsOnOnePassMatchTheProduct) {
 /// then marks the tiles it computes, as on one such GPU.
 struct MarkingHostOps : apsp::Impl::TileOps<Kokkos::DefaultHostExecutionSpace> {
   static constexpr bool kPacksRounds = false;
-  static constexpr bool kMarksSmallOperands = true;
+  static constexpr bool kMarksOperands = true;
   KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) {
     return apsp::Impl::PackedTiles<PackedHip>::small_entry(v);
   }

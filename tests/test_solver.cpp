@@ -210,7 +210,7 @@ TYPED_TEST(Solver, LaneTallyCountsWhatTheProductsCompute) {
       if (BackendTraits<TypeParam>::kHostLanes16) {
         EXPECT_EQ(lanes, computed);
       }
-    } else if constexpr (Impl::TileOps<TypeParam>::kMarksSmallOperands) {
+    } else if constexpr (BackendTraits<TypeParam>::kPackedTiles) {
       EXPECT_GT(lanes, 0);  // a GPU's 16-bit product takes whole rounds only: not the last, of 3 pivots
     }
   }

@@ -102,7 +102,7 @@ struct PairRounds {
     auto wide_marks = [&](int block) { return strip_marks.data() + (block % 2) * 2 * nb; };
     int32_t* const opening_marks = strip_marks.data() + 4 * nb;
     auto mark_strips = [&](int k, int size, int32_t* to) {
-      if constexpr (Ops::kMarksSmallOperands)
+      if constexpr (Ops::kMarksOperands)
         Kokkos::parallel_for("apsp::strip_marks", Kokkos::TeamPolicy<ExecSpace>(side, 2 * nb, Kokkos::AUTO),
                              Impl::StripMarkKernel<Ops>{rb.rows, rb.n, B, k, size, nb, to});
     };
@@ -138,8 +138,7 @@ struct PairRounds {
         }
         // The strips through D in one product each, then their marks for the fused products.
         mark_strips(k, size, opening_marks);
-        wide_part(side, k, size, 0, Impl::BlockTiles<Value>::strips,
-                  Ops::kMarksSmallOperands ? opening_marks : nullptr);
+        wide_part(side, k, size, 0, Impl::BlockTiles<Value>::strips, Ops::kMarksOperands ? opening_marks : nullptr);
         mark_strips(k, size, wide_marks(wide_blocks));
         ++wide_blocks;
         Runtime::record(opened, side);
@@ -178,7 +177,7 @@ struct PairRounds {
       const int next = after < rounds ? block_rounds(rb, after, rounds, wide) : 0;
       Runtime::wait(main, opened);
       if (size >= 4) {
-        const int32_t* marks = Ops::kMarksSmallOperands ? wide_marks(wide_blocks - 1) : nullptr;
+        const int32_t* marks = Ops::kMarksOperands ? wide_marks(wide_blocks - 1) : nullptr;
         if (next > 0) {
           Runtime::wait(side, rest_done);  // the last block's: recorded again below
           wide_part(side, k, size, next, Impl::BlockTiles<Value>::cross, marks);

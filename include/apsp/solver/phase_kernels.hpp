@@ -46,7 +46,7 @@ struct PivotRowColumnTiles {
   bool row_part, column_part;
   int pivots;                  ///< pivots of this round short of V
   int64_t* lanes16 = nullptr;  ///< counts the relaxations done in 16-bit lanes (lane_tally.hpp), or null
-  MarkTargets marks{};         ///< (Ops::kMarksSmallOperands) where each tile's mark goes, or none
+  MarkTargets marks{};         ///< (Ops::kMarksOperands) where each tile's mark goes, or none
   KOKKOS_INLINE_FUNCTION int row_teams() const { return row_part ? nb - 1 : 0; }
   KOKKOS_INLINE_FUNCTION int column_teams() const { return column_part ? row_tiles - (k_local >= 0) : 0; }
   /// Team `id`'s tile: (k, other) of the pivot row if `in_row`, else (other, k), `other` a tile
@@ -73,7 +73,7 @@ struct PivotRowColumnKernel : PivotRowColumnTiles<typename Ops::Value> {
     count_lanes16(team, Base::lanes16,
                   Ops::template min_plus_product<kTuned>(team, t, in_row ? pivot : t, in_row ? t : pivot, n, B, pivots),
                   Ops::computed(B, B, pivots));
-    if constexpr (Ops::kMarksSmallOperands)
+    if constexpr (Ops::kMarksOperands)
       if (Base::marks.a != nullptr)  // its barrier orders the product's stores before the reads
         mark_small_tile<Ops>(team, t, n, B, in_row ? Base::marks.bk + other : Base::marks.a + other);
   }

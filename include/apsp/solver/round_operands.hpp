@@ -6,10 +6,11 @@
 // packing took 18 % of a product at B = 256 once the matrix no longer fitted in the caches.
 // Packed per round they cost about 14 V B bytes of memory and a pass over 2 V B entries.
 //
-// Where the tile operations instead mark the round's operands (Ops::kMarksSmallOperands: a GPU
-// with the 16-bit product, packed_tiles.hpp), the same pass only notes, per tile of the pivot
-// column and row, whether every finite entry is small enough for the 16-bit product of a tile
-// that holds INF (its case 2), and whether it holds a finite entry at all: a product with an
+// Where the tile operations instead mark the round's operands (Ops::kMarksOperands: every GPU
+// backend), the same pass only notes, per tile of the pivot column and row, whether every finite
+// entry is small enough for the 16-bit product of a tile that holds INF (packed_tiles.hpp, its
+// case 2; read only where the backend has that product), and whether it holds a finite entry at
+// all: a product with an
 // operand of INF alone changes nothing (every sum through it is at least INF, and C's entries
 // are at most INF), so the product kernels skip it (OperandMarks::changes_nothing). Graphs of
 // several components, and long-path graphs in their early rounds, have many such products: in
@@ -111,7 +112,7 @@ struct PackedRound {
   int64_t a_ints = 0, bk_ints = 0;
   int64_t vertices = 0;  ///< V: rows and columns from V on (padding) are not computed
   int first_tile = 0;    ///< global tile row of the kernel's first row
-  /// (Ops::kMarksSmallOperands) per tile row i of the kernel's rows, whether tile (i, k) is
+  /// (Ops::kMarksOperands) per tile row i of the kernel's rows, whether tile (i, k) is
   /// small, and per tile column j whether tile (k, j) is; null: none is.
   const int32_t* small_a = nullptr;
   const int32_t* small_bk = nullptr;
@@ -143,11 +144,11 @@ struct PackedRound {
 
 /// Holds the packed operands of a round for the tile rows `rb` holds, and packs them (`Ops`: the
 /// tile operations, with kPacksRounds, a_ints(B), bk_ints(B), pack_a(...), pack_bk(...)); or
-/// marks them (kMarksSmallOperands, small_entry(v)).
+/// marks them (kMarksOperands, small_entry(v)).
 template <class ExecSpace, class Ops>
 class RoundOperands {
  public:
-  /// (kMarksSmallOperands) Sets of marks, by the round modulo this: a GPU's look-ahead marks
+  /// (kMarksOperands) Sets of marks, by the round modulo this: a GPU's look-ahead marks
   /// the next block's rounds while the products of the current block read theirs
   /// (pair_rounds.hpp): a pair's two rounds beside the next pair's, or a wide block's opening,
   /// one set per round (up to sixteen), beside products that read only the strips' marks.
@@ -158,7 +159,7 @@ class RoundOperands {
       return size_mul(
           size_add(size_mul(row_tiles, int64_t(Ops::a_ints(block))), size_mul(n / block, int64_t(Ops::bk_ints(block)))),
           int64_t(sizeof(int32_t)));
-    else if constexpr (Ops::kMarksSmallOperands)
+    else if constexpr (Ops::kMarksOperands)
       return size_mul(kMarkSets * (row_tiles + n / block), int64_t(sizeof(int32_t)));
     else
       return 0;
@@ -174,7 +175,7 @@ class RoundOperands {
   /// kernels enqueued after it on the same instance may read the result.
   PackedRound pack(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
     if constexpr (Ops::kPacksRounds) return pack_now(rb, k, pivot_row, exec);
-    if constexpr (Ops::kMarksSmallOperands) return mark_now(rb, k, pivot_row, exec);
+    if constexpr (Ops::kMarksOperands) return mark_now(rb, k, pivot_row, exec);
     return {};
   }
 
@@ -182,7 +183,7 @@ class RoundOperands {
   /// enqueued for the marks.
   PackedRound pack_marked(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
     if constexpr (Ops::kPacksRounds) return pack_now(rb, k, pivot_row, exec);
-    if constexpr (Ops::kMarksSmallOperands) return marks(rb, k);
+    if constexpr (Ops::kMarksOperands) return marks(rb, k);
     return {};
   }
 
@@ -191,7 +192,7 @@ class RoundOperands {
   /// saves the marking kernel, which sat on the look-ahead queue between phase 2 and the rest of
   /// phase 3 (blocked_fw.hpp).
   MarkTargets marks_of(const RowBlock& rb, int k) const {
-    if constexpr (Ops::kMarksSmallOperands) {
+    if constexpr (Ops::kMarksOperands) {
       int32_t* flags = storage_.data() + (k % kMarkSets) * (rb.row_tiles + rb.n / rb.block);
       return {flags, flags + rb.row_tiles};
     }

@@ -77,16 +77,13 @@ struct TileOps {
   /// The CPU's products share a round's packed operands (round_operands.hpp); a GPU's stage
   /// their own slices.
   static constexpr bool kPacksRounds = !Traits::kRegisterTiles;
-  /// A GPU with the 16-bit product marks each round's small operands instead (PackedTiles'
-  /// case 2: tiles that hold INF take 16-bit lanes where the operands allow it).
-  static constexpr bool marks_small_operands() {
-    if constexpr (Traits::kRegisterTiles)
-      return Traits::kPackedTiles;
-    else
-      return false;
-  }
-  static constexpr bool kMarksSmallOperands = marks_small_operands();
-  /// (kMarksSmallOperands) what the marking kernel asks of each entry.
+  /// A GPU marks each round's operands instead (round_operands.hpp): whether a tile holds a
+  /// finite entry at all (a product with an operand of INF alone is left out, on every GPU), and
+  /// with the 16-bit product whether its finite entries are small (PackedTiles' case 2: tiles
+  /// that hold INF take 16-bit lanes where the operands allow it).
+  static constexpr bool kMarksOperands = Traits::kRegisterTiles;
+  /// (kMarksOperands) what the marking kernel asks of each entry for the "small" bit, which only
+  /// the 16-bit product reads.
   KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) { return PackedTiles<Traits>::small_entry(v); }
   static constexpr bool kHasTuned = Layout::kHasTuned;
   static bool tuned(int B, int pivots) { return Layout::tuned(B, pivots); }
@@ -108,7 +105,7 @@ struct TileOps {
   /// with every count fixed, in a kernel of its own: one shape per kernel keeps a GPU thread
   /// within its registers.
   ///
-  /// `marks`: whether every finite entry of A and Bk is small (kMarksSmallOperands), which lets
+  /// `marks`: whether every finite entry of A and Bk is small (kMarksOperands), which lets
   /// a tile holding INF take the 16-bit product.
   ///
   /// Returns how many of its relaxations ran in 16-bit lanes (report/ceiling.hpp weighs the
