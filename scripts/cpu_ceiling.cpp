@@ -142,6 +142,8 @@ void add_variants(std::vector<Variant>& v, const char* name) {
   v.push_back(panels_variant<Lanes, 8, 2>(name));
   v.push_back(panels_variant<Lanes, 6, 3>(name));
   v.push_back(panels_variant<Lanes, 12, 2>(name));
+  v.push_back(panels_variant<Lanes, 4, 4>(name));
+  v.push_back(panels_variant<Lanes, 6, 4>(name));
 #elif defined(APSP_SIMD_NEON)
   v.push_back(panels_variant<Lanes, 8, 1>(name));
   v.push_back(panels_variant<Lanes, 8, 2>(name));
