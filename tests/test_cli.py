@@ -336,18 +336,19 @@ class BadInput(unittest.TestCase):
             host = [b for b in backends() if b in ("Serial", "OpenMP")]
             if not host:
                 self.skipTest("no host backend in this build")
-            # The 2048^2 matrix (B = 64) and one round's packed operands: 32 tile rows of A and
-            # 32 tile columns of Bk, 64 x 64 each, in int32 and (where the ISA has them) 16-bit
+            # The 2112^2 matrix (B = 192, a multiple of every ISA's block of C, so the operands
+            # take no padding) and one round's packed operands: 11 tile rows of A and 11 tile
+            # columns of Bk, 192 x 192 each, in int32 and (where the ISA has them) 16-bit
             # lanes: 4 + 4 and 4 + 2 bytes an entry (solver/host_operands.hpp); besides them
             # only the threads' scratch and the operands' flags, under 0.15 MB here.
-            matrix, tiles = 2048 * 2048 * 4, 32 * 64 * 64
-            p = run(g, os.path.join(tmp, "out"), "--backend", host[0], "--block-size", 64, "--max-host-memory", "1MB")
+            matrix, tiles = 2112 * 2112 * 4, 11 * 192 * 192
+            p = run(g, os.path.join(tmp, "out"), "--backend", host[0], "--block-size", 192, "--max-host-memory", "1MB")
             m = re.search(r"needs ([0-9.]+) MB", p.stderr)
             self.assertIsNotNone(m, p.stderr)
             self.assertTrue((matrix + tiles * 8) / 1e6 - 0.05 <= float(m.group(1)) <= (matrix + tiles * 14) / 1e6 + 0.15,
                             p.stderr)
             self.expect_refused(g, [g, "V = 2000", "only 1.00 MB", "available"],
-                                extra=["--backend", host[0], "--block-size", 64, "--max-host-memory", "1MB"])
+                                extra=["--backend", host[0], "--block-size", 192, "--max-host-memory", "1MB"])
 
     def test_output_directory_missing(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -4,7 +4,12 @@
 // The block of C a micro-kernel keeps in registers, MR rows x NV registers, per register file:
 //   AVX-512 (32 zmm)      8 x 2: 16 accumulators, 2 operand registers, broadcasts folded into
 //                         the adds ({1to16}) or one register
-//   AVX2, SSE (16 regs)   4 x 2:  8 accumulators, 2 operand registers, 1 broadcast
+//   AVX2 (16 ymm)         6 x 2: 12 accumulators, 2 operand registers, 1 broadcast, 1 sum (all
+//                         16; the shape of the classic AVX2 GEMM micro-kernels). Against 4 x 2
+//                         on a Zen 3 core the solve ran 1.2-1.35x faster: each pivot's B panel
+//                         row, streamed from L2 when a tile's panels outgrow L1, serves 6 rows
+//                         instead of 4 (docs/results.md).
+//   SSE (16 xmm)          4 x 2:  8 accumulators (6 x 2 measured no faster there)
 //   NEON (32 regs)        8 x 2: 16 accumulators, 2 operand registers, broadcasts (ld1r)
 // (scripts/cpu_ceiling.sh measures these shapes' loops against the register ceiling.)
 #pragma once
@@ -28,6 +33,8 @@ namespace apsp {
 #ifndef APSP_HOST_TILE_ROWS
 #if defined(APSP_SIMD_AVX512) || defined(APSP_SIMD_NEON)
 #define APSP_HOST_TILE_ROWS 8
+#elif defined(APSP_SIMD_AVX2)
+#define APSP_HOST_TILE_ROWS 6
 #else
 #define APSP_HOST_TILE_ROWS 4
 #endif
