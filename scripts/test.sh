@@ -4,8 +4,9 @@
 # enabled backend with OpenMP at 1 and 2 threads, command-line, fuzz, MPI and style tests,
 # conformance cases); then build once more with UndefinedBehaviorSanitizer on the project's own
 # code, and without Kokkos Kernels (as a GPU build made with Kokkos alone: the self-check's
-# plain CSR), and run the suite again there (style checks once are enough), any report failing it;
-# then compile the program and the test binaries for AMD GPUs (HIP, gfx908) and check the
+# plain CSR), and run the suite again there (style checks once are enough, MPI launches at two
+# ranks only), any report failing it;
+# then compile the program and the unit tests for AMD GPUs (HIP, gfx908) and check the
 # phase kernels' machine code (scripts/build_hip.sh): a HIP build that fails fails the run;
 # last, cross-compile for 64-bit Arm and run the CPU micro-kernel's tests, the conformance cases
 # and random graphs against the x86 output under qemu-aarch64 (scripts/build_arm.sh).
@@ -16,6 +17,10 @@ build=$("$here/scripts/build.sh")
 (cd "$build" && ctest --output-on-failure -j2)
 ubsan=$(BUILD_DIR="$here/build-ubsan" CMAKE_ARGS="${CMAKE_ARGS:-} -DAPSP_SANITIZE=undefined -DAPSP_WITH_KOKKOS_KERNELS=OFF" \
   "$here/scripts/build.sh")
-(cd "$ubsan" && UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -LE style)
+# Under the sanitizer: two at a time as above, and of the program's MPI launches only two ranks
+# (the MPI layer's code is the same at every rank count; the first build ran them all), with
+# the MPI unit tests at every rank count.
+(cd "$ubsan" && export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 &&
+  ctest --output-on-failure -j2 -LE 'style|mpi' && ctest --output-on-failure -R '^(mpi\.np2|mpi_unit\.np[0-9]+)$')
 "$here/scripts/build_hip.sh" >/dev/null
 X86_BUILD="$build" "$here/scripts/build_arm.sh"
