@@ -54,7 +54,7 @@ def load(path):
 
 
 def platform(r):
-    """'DEVICE / BACKEND', or 'P x DEVICE / BACKEND' for P ranks (a platform of its own: how
+    """'DEVICE / BACKEND' ('DEVICE (ISA) / BACKEND' for a CPU), or 'P x DEVICE / BACKEND' for P ranks (a platform of its own: how
     the ranks communicate is part of what is measured). The record names every rank's device,
     ', '-separated, identical names as 'NAME xN'; a GPU's carries '(device N)'."""
     k = r.get("kokkos", {})
@@ -63,6 +63,11 @@ def platform(r):
         m = re.fullmatch(r"(.*?)(?: x(\d+))?", part.strip())
         names += [re.sub(r" \(device \d+\)$", "", m.group(1))] * int(m.group(2) or 1)
     kinds = sorted(set(names))
+    # A CPU's model string ("AMD EPYC" in a VM) names machines of several generations; the ISA
+    # its ceiling was measured in (the build's, e.g. AVX2 or AVX-512) tells them apart.
+    isa = re.search(r"register add-min \(([^)]+)\)", (r.get("ceiling") or {}).get("basis") or "")
+    if isa:
+        kinds = [f"{name} ({isa.group(1)})" for name in kinds]
     ranks = (r.get("mpi") or {}).get("ranks", 1)
     prefix = f"{ranks} x " if ranks > 1 else ""
     return f"{prefix}{' + '.join(kinds)} / {k.get('backend') or '?'}"

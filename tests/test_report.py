@@ -28,6 +28,14 @@ def solver(*args, env=None):
     return subprocess.run([ARGS.exe, *map(str, args)], capture_output=True, text=True, env=env, timeout=300)
 
 
+def device_name(r):
+    """The platform's device as the report names it: a GPU's without its index, a CPU's with
+    the ISA its ceiling was measured in (the program's basis line names it)."""
+    name = re.sub(r" \(device \d+\)$", "", r["kokkos"]["device"])
+    isa = re.search(r"register add-min \(([^)]+)\)", (r.get("ceiling") or {}).get("basis") or "")
+    return f"{name} ({isa.group(1)})" if isa else name
+
+
 def report(*args):
     return subprocess.run([sys.executable, ARGS.report, *map(str, args)], capture_output=True, text=True, timeout=120)
 
@@ -168,7 +176,7 @@ class Report(unittest.TestCase):
         got = json.loads(p.stdout)
         best = {}
         for r in self.records(self.ok):
-            key = re.sub(r" \(device \d+\)$", "", r["kokkos"]["device"]) + " / " + r["kokkos"]["backend"]
+            key = device_name(r) + " / " + r["kokkos"]["backend"]
             best[key] = max(best.get(key, 0), r["ceiling"]["efficiency"])
         self.assertEqual(set(got["best_efficiency"]), set(best))
         for k, e in best.items():
@@ -195,10 +203,11 @@ class Report(unittest.TestCase):
         # index, identical host names as 'NAME x2').
         with open(self.ok[0]) as f:
             r = json.load(f)
-        name = re.sub(r" \(device \d+\)$", "", r["kokkos"]["device"])
+        name = device_name(r)
+        bare = re.sub(r" \(device \d+\)$", "", r["kokkos"]["device"])
         backend = r["kokkos"]["backend"]
         paths = []
-        for i, device in enumerate((f"{name} (device 0), {name} (device 1)", f"{name} x2")):
+        for i, device in enumerate((f"{bare} (device 0), {bare} (device 1)", f"{bare} x2")):
             r["kokkos"]["device"], r["mpi"]["ranks"] = device, 2
             paths.append(os.path.join(self.d, f"ranks{i}.json"))
             with open(paths[-1], "w") as f:
@@ -206,6 +215,23 @@ class Report(unittest.TestCase):
         got = json.loads(report("--json", self.ok[0], *paths).stdout)
         self.assertEqual(set(got["best_efficiency"]), {f"{name} / {backend}", f"2 x {name} / {backend}"})
         self.assertEqual([x["platform"] for x in got["rows"]].count(f"2 x {name} / {backend}"), 2)
+
+    def test_a_cpu_in_two_instruction_sets_is_two_platforms(self):
+        # One CPU model string, calibrated in AVX2 and in AVX-512 (two machines of one name,
+        # or two builds): two platforms, each named with its ISA.
+        with open(self.ok[0]) as f:
+            r = json.load(f)
+        if "register add-min" not in (r.get("ceiling") or {}).get("basis", ""):
+            self.skipTest("not a CPU record")
+        paths = []
+        for isa in ("AVX2", "AVX-512"):
+            r["ceiling"]["basis"] = f"register add-min ({isa}) on 1 thread"
+            paths.append(os.path.join(self.d, f"isa_{isa}.json"))
+            with open(paths[-1], "w") as f:
+                json.dump(r, f)
+        got = json.loads(report("--json", *paths).stdout)
+        bare, backend = r["kokkos"]["device"], r["kokkos"]["backend"]
+        self.assertEqual(set(got["best_efficiency"]), {f"{bare} (AVX2) / {backend}", f"{bare} (AVX-512) / {backend}"})
 
     def test_json_lines_old_and_unknown_schemas(self):
         lines = os.path.join(self.d, "all.jsonl")
