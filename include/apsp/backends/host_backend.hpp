@@ -6,7 +6,7 @@
 //                         the adds ({1to16}) or one register
 //   AVX2 (16 ymm)         6 x 2: 12 accumulators, 2 operand registers, 1 broadcast, 1 sum (all
 //                         16; the shape of the classic AVX2 GEMM micro-kernels). Against 4 x 2
-//                         on a Zen 3 core the solve ran 1.2-1.35x faster: each pivot's B panel
+//                         on a Zen 3 core the solve ran 1.2-1.4x faster: each pivot's B panel
 //                         row, streamed from L2 when a tile's panels outgrow L1, serves 6 rows
 //                         instead of 4 (docs/results.md).
 //   SSE (16 xmm)          4 x 2:  8 accumulators (6 x 2 measured no faster there)

@@ -10,9 +10,9 @@
 // backend), the same pass only notes, per tile of the pivot column and row, whether every finite
 // entry is small enough for the 16-bit product of a tile that holds INF (packed_tiles.hpp, its
 // case 2; read only where the backend has that product), and whether it holds a finite entry at
-// all: a product with an
-// operand of INF alone changes nothing (every sum through it is at least INF, and C's entries
-// are at most INF), so the product kernels skip it (OperandMarks::changes_nothing). Graphs of
+// all: a product with an operand of INF alone changes nothing (every sum through it is at least
+// INF, and C's entries are at most INF), so the product kernels skip it
+// (OperandMarks::changes_nothing). Graphs of
 // several components, and long-path graphs in their early rounds, have many such products: in
 // a 200 x 200 grid numbered row by row about two thirds, in 4 components of consecutive
 // vertices fifteen in sixteen. A pass over 2 V B entries that phase 2 has just written (in L2
