@@ -55,8 +55,9 @@ def load(path):
 
 def platform(r):
     """'DEVICE / BACKEND' ('DEVICE (ISA) / BACKEND' for a CPU), or 'P x DEVICE / BACKEND' for P
-    ranks (a platform of its own: how the ranks communicate is part of what is measured). The record names every rank's device,
-    ', '-separated, identical names as 'NAME xN'; a GPU's carries '(device N)'."""
+    ranks (a platform of its own: how the ranks communicate is part of what is measured). The
+    record names every rank's device, ', '-separated, identical names as 'NAME xN'; a GPU's
+    carries '(device N)'."""
     k = r.get("kokkos", {})
     names = []
     for part in (k.get("device") or "?").split(", "):
