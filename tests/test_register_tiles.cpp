@@ -429,10 +429,10 @@ TEST(RoundOperands, MarksTheTilesWhoseFiniteEntriesAreSmall) {
   const apsp::RoundOperands<Host, MarkingHostOps> ops(rb);
   const apsp::PackedRound p = ops.pack(rb, k, rb.tile_row(k), Host());
   Host().fence();
-  ASSERT_NE(p.small_a, nullptr);
+  ASSERT_NE(p.marks_a, nullptr);
   for (int t = 0; t < kTiles; ++t) {
-    EXPECT_EQ(p.small_a[t] != 0, t != 0 && t != 3) << "tile (" << t << ", 2)";
-    EXPECT_EQ(p.small_bk[t] != 0, t != 4) << "tile (2, " << t << ")";
+    EXPECT_EQ(p.marks_a[t] != 0, t != 0 && t != 3) << "tile (" << t << ", 2)";
+    EXPECT_EQ(p.marks_bk[t] != 0, t != 4) << "tile (2, " << t << ")";
   }
   EXPECT_TRUE(p.marks(1, 2).small());
   EXPECT_FALSE(p.marks(0, 2).small());
@@ -447,8 +447,8 @@ TEST(RoundOperands, MarksTheTilesWhoseFiniteEntriesAreSmall) {
   // The next round's marks go to the other set: these stay as they are.
   const apsp::PackedRound q = ops.pack(rb, k + 1, rb.tile_row(k + 1), Host());
   Host().fence();
-  EXPECT_NE(q.small_a, p.small_a);
-  EXPECT_FALSE(p.small_a[0] != 0);
+  EXPECT_NE(q.marks_a, p.marks_a);
+  EXPECT_FALSE(p.marks_a[0] != 0);
 }
 
 // Tiles of INF alone are marked so (and small): a product with such an operand, in every round
@@ -472,12 +472,12 @@ TEST(RoundOperands, MarksTheTilesOfInfAlone) {
   const apsp::RoundOperands<Host, MarkingHostOps> ops(rb);
   const apsp::PackedRound p = ops.pack(rb, k, rb.tile_row(k), Host());
   Host().fence();
-  EXPECT_EQ(p.small_a[0], OperandMark::kSmall);
-  EXPECT_EQ(p.small_a[2], 0);
-  EXPECT_EQ(p.small_a[3], OperandMark::kSmall | OperandMark::kNoFinite);
-  EXPECT_EQ(p.small_bk[0], OperandMark::kSmall | OperandMark::kNoFinite);
-  EXPECT_EQ(p.small_bk[2], OperandMark::kSmall | OperandMark::kNoFinite);
-  EXPECT_EQ(p.small_bk[3], OperandMark::kSmall);
+  EXPECT_EQ(p.marks_a[0], OperandMark::kSmall);
+  EXPECT_EQ(p.marks_a[2], 0);
+  EXPECT_EQ(p.marks_a[3], OperandMark::kSmall | OperandMark::kNoFinite);
+  EXPECT_EQ(p.marks_bk[0], OperandMark::kSmall | OperandMark::kNoFinite);
+  EXPECT_EQ(p.marks_bk[2], OperandMark::kSmall | OperandMark::kNoFinite);
+  EXPECT_EQ(p.marks_bk[3], OperandMark::kSmall);
   EXPECT_TRUE(p.marks(3, 3).changes_nothing());   // A of INF alone
   EXPECT_TRUE(p.marks(0, 2).changes_nothing());   // Bk of INF alone
   EXPECT_TRUE(p.marks(2, 0).changes_nothing());   // Bk of INF alone beside a large A
@@ -578,15 +578,15 @@ TEST(RoundOperands, PhaseTwoMarksAsTheMarkingKernelDoes) {
     Host().fence();
     std::vector<int32_t> by_phase2(to.a, to.a + ptrdiff_t(2) * kTiles);
     const apsp::PackedRound taken = ops.pack_marked(rb, k, rb.tile_row(k), Host());
-    EXPECT_EQ(taken.small_a, to.a);
-    EXPECT_EQ(taken.small_bk, to.bk);
+    EXPECT_EQ(taken.marks_a, to.a);
+    EXPECT_EQ(taken.marks_bk, to.bk);
     const apsp::PackedRound p = ops.pack(rb, k, rb.tile_row(k), Host());  // the marking kernel
     Host().fence();
     for (int t = 0; t < kTiles; ++t) {
       if (t == k) continue;  // the pivot tile: no operand of phase 3
-      EXPECT_EQ(by_phase2[size_t(t)] != 0, p.small_a[t] != 0) << "round " << k << ", tile (" << t << ", k)";
-      EXPECT_EQ(by_phase2[size_t(kTiles + t)] != 0, p.small_bk[t] != 0) << "round " << k << ", tile (k, " << t << ")";
-      (p.small_a[t] != 0 ? small : large) += 1;
+      EXPECT_EQ(by_phase2[size_t(t)] != 0, p.marks_a[t] != 0) << "round " << k << ", tile (" << t << ", k)";
+      EXPECT_EQ(by_phase2[size_t(kTiles + t)] != 0, p.marks_bk[t] != 0) << "round " << k << ", tile (k, " << t << ")";
+      (p.marks_a[t] != 0 ? small : large) += 1;
     }
     Solver::phase3(rb, k, rb.tile_row(k), Host(), p);
   }

@@ -30,19 +30,6 @@ std::runtime_error allocation_error(const std::string& path, int64_t bytes, int 
                             " bytes for the output: " + std::strerror(err));
 }
 
-// Makes `bytes` of a shared mapping resident and writable: file bytes [offset, offset + bytes)
-// of `fd`, allocated already or (`allocate`) not yet. MADV_POPULATE_WRITE allocates what it
-// needs and reports a shortage as an error, never as SIGBUS.
-void populate(char* p, size_t bytes, int64_t page, int fd, int64_t offset, bool allocate, const std::string& path) {
-  if (::madvise(p, bytes, MADV_POPULATE_WRITE) == 0) return;
-  // Older kernels (EINVAL), or no space: the blocks first (one clear error where they cannot
-  // be had), then a write fault per page. The file is new, so its bytes are zeros: an atomic
-  // add of zero writes without changing a byte a copy may already have put there.
-  if (allocate)
-    if (const int rc = ::posix_fallocate(fd, offset, off_t(bytes)); rc != 0)
-      throw allocation_error(path, int64_t(bytes), rc);
-  for (size_t off = 0; off < bytes; off += size_t(page)) __atomic_fetch_add(p + off, char(0), __ATOMIC_RELAXED);
-}
 }  // namespace
 
 MappedFileRange::MappedFileRange(int fd, int64_t begin, int64_t end, const std::string& path) {
@@ -90,6 +77,23 @@ MappedFileRange& MappedFileRange::operator=(MappedFileRange&& other) noexcept {
   return *this;
 }
 
+// MADV_POPULATE_WRITE allocates what it needs (on tmpfs, where nothing was allocated up front)
+// and reports a shortage as an error, never as SIGBUS.
+void MappedFileRange::populate(int64_t first_page, int64_t end) const {
+  char* p = map_ + (first_page - base_);
+  const size_t bytes = size_t(end - first_page);
+  if (::madvise(p, bytes, MADV_POPULATE_WRITE) == 0) return;
+  // Older kernels (EINVAL), or no space: the blocks first where prepare() allocates them (one
+  // clear error where they cannot be had), then a write fault per page. The file is new, so its
+  // bytes are zeros: an atomic add of zero writes without changing a byte a copy may already
+  // have put there.
+  if (in_memory_)
+    if (const int rc = ::posix_fallocate(fd_, first_page, off_t(bytes)); rc != 0)
+      throw allocation_error(path_, int64_t(bytes), rc);
+  const size_t page = size_t(::sysconf(_SC_PAGESIZE));
+  for (size_t off = 0; off < bytes; off += page) __atomic_fetch_add(p + off, char(0), __ATOMIC_RELAXED);
+}
+
 void MappedFileRange::prepare(int threads, int pieces, int64_t grain,
                               const std::function<void(int64_t, int64_t)>& ready) const {
   if (map_ == nullptr || end_ <= begin_) return;
@@ -105,8 +109,7 @@ void MappedFileRange::prepare(int threads, int pieces, int64_t grain,
     try {
       for (int i; (i = next++) < pieces;) {
         const int64_t b = cut(i), e = cut(i + 1);
-        const int64_t first_page = b / page * page;  // madvise takes whole pages
-        populate(map_ + (first_page - base_), size_t(e - first_page), page, fd_, first_page, in_memory_, path_);
+        populate(b / page * page, e);  // madvise takes whole pages
         ready(b, e);
       }
     } catch (...) {

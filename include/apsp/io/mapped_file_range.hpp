@@ -59,6 +59,10 @@ class MappedFileRange {
   void unmap(int threads = 1);
 
  private:
+  /// Makes file bytes [first_page, end) of the mapping resident and writable, allocating their
+  /// blocks where the constructor did not (tmpfs).
+  void populate(int64_t first_page, int64_t end) const;
+
   char* map_ = nullptr;  ///< file byte base_ (begin_ rounded down to a page)
   int64_t base_ = 0, begin_ = 0, end_ = 0;
   bool in_memory_ = false;  ///< the file is on tmpfs (its blocks allocated by prepare())

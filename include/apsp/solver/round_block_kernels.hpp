@@ -55,7 +55,7 @@ namespace apsp::Impl {
 
 /// Marks the strips of the block [k, k + R) for a product through them (PackedTiles' case 2,
 /// and products left out): team t < nb sets a[t] = the OperandMark bits of tiles (t, k .. k +
-/// R - 1), team nb + t sets a[nb + t] for tiles (k .. k + R - 1, t) (mark_small_region). Taken twice per
+/// R - 1), team nb + t sets a[nb + t] for tiles (k .. k + R - 1, t) (mark_operand_region). Taken twice per
 /// block: before the strips' product (D's rows and columns closed, the strips not yet) and after
 /// it, for the fused products.
 template <class Ops>
@@ -70,7 +70,7 @@ struct StripMarkKernel {
     const int rows = row_strip ? B : R * B, cols = row_strip ? R * B : B;
     const int32_t* first =
         row_strip ? d + int64_t(t) * B * n + int64_t(k) * B : d + int64_t(k) * B * n + int64_t(t) * B;
-    mark_small_region<Ops>(team, first, n, rows, cols, B, a + id);
+    mark_operand_region<Ops>(team, first, n, rows, cols, B, a + id);
   }
 };
 

@@ -77,8 +77,8 @@ struct MarkTargets {
 /// reduction: each thread clears the bits its entries deny (at most one atomic per thread), which keeps phase 2's
 /// kernel, where this follows the product, free of spills.
 template <class Ops, class Member>
-KOKKOS_INLINE_FUNCTION void mark_small_region(const Member& team, const int32_t* first, int64_t n, int rows, int cols,
-                                              int B, int32_t* flag) {
+KOKKOS_INLINE_FUNCTION void mark_operand_region(const Member& team, const int32_t* first, int64_t n, int rows, int cols,
+                                                int B, int32_t* flag) {
   Kokkos::single(Kokkos::PerTeam(team), [&] { *flag = OperandMark::kUnseen; });
   team.team_barrier();
   const int size = team.team_size(), rank = team.team_rank();
@@ -98,8 +98,9 @@ KOKKOS_INLINE_FUNCTION void mark_small_region(const Member& team, const int32_t*
 
 /// The same for one B x B tile.
 template <class Ops, class Member>
-KOKKOS_INLINE_FUNCTION void mark_small_tile(const Member& team, const int32_t* tile, int64_t n, int B, int32_t* flag) {
-  mark_small_region<Ops>(team, tile, n, B, B, B, flag);
+KOKKOS_INLINE_FUNCTION void mark_operand_tile(const Member& team, const int32_t* tile, int64_t n, int B,
+                                              int32_t* flag) {
+  mark_operand_region<Ops>(team, tile, n, B, B, B, flag);
 }
 
 /// Where one round's packed operands are, as the phase-3 kernels carry them: the A operand of
@@ -112,26 +113,26 @@ struct PackedRound {
   int64_t a_ints = 0, bk_ints = 0;
   int64_t vertices = 0;  ///< V: rows and columns from V on (padding) are not computed
   int first_tile = 0;    ///< global tile row of the kernel's first row
-  /// (Ops::kMarksOperands) per tile row i of the kernel's rows, whether tile (i, k) is
-  /// small, and per tile column j whether tile (k, j) is; null: none is.
-  const int32_t* small_a = nullptr;
-  const int32_t* small_bk = nullptr;
+  /// (Ops::kMarksOperands) per tile row i of the kernel's rows the OperandMark bits of tile
+  /// (i, k), and per tile column j those of tile (k, j); null: not marked.
+  const int32_t* marks_a = nullptr;
+  const int32_t* marks_bk = nullptr;
   KOKKOS_INLINE_FUNCTION explicit operator bool() const { return a != nullptr; }
   /// The marks of tile (i, j)'s operands (i: of the kernel's rows).
   KOKKOS_INLINE_FUNCTION OperandMarks marks(int i, int j) const {
-    return small_a != nullptr ? OperandMarks{small_a + i, small_bk + j} : OperandMarks{};
+    return marks_a != nullptr ? OperandMarks{marks_a + i, marks_bk + j} : OperandMarks{};
   }
   /// The same for a product of this round and then round `then`'s.
   KOKKOS_INLINE_FUNCTION OperandMarks marks(int i, int j, const PackedRound& then) const {
-    return small_a != nullptr && then.small_a != nullptr
-               ? OperandMarks{small_a + i, small_bk + j, then.small_a + i, then.small_bk + j}
+    return marks_a != nullptr && then.marks_a != nullptr
+               ? OperandMarks{marks_a + i, marks_bk + j, then.marks_a + i, then.marks_bk + j}
                : OperandMarks{};
   }
   /// The same round for a kernel whose rows start `tiles` tile rows further on.
   PackedRound from_row(int tiles) const {
     PackedRound r = *this;
     if (a != nullptr) r.a += tiles * a_ints;
-    if (small_a != nullptr) r.small_a += tiles;
+    if (marks_a != nullptr) r.marks_a += tiles;
     r.first_tile += tiles;
     return r;
   }
@@ -234,7 +235,7 @@ class RoundOperands {
       const int t = team.league_rank();
       const int32_t* tile =
           t < rows ? rows_base + int64_t(t) * B * n + int64_t(k) * B : pivot_row + int64_t(t - rows) * B;
-      mark_small_tile<Ops>(team, tile, n, B, flags + t);
+      mark_operand_tile<Ops>(team, tile, n, B, flags + t);
     }
   };
 
@@ -253,8 +254,8 @@ class RoundOperands {
     PackedRound p;
     p.vertices = rb.vertices;
     p.first_tile = rb.first_tile;
-    p.small_a = to.a;
-    p.small_bk = to.bk;
+    p.marks_a = to.a;
+    p.marks_bk = to.bk;
     return p;
   }
 
