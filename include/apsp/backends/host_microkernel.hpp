@@ -5,17 +5,12 @@
 // Per pivot: NV loads, MR broadcasts and MR * NV add-mins, no load or store of C (every few
 // pivots, a prefetch of the next block's C: NextBlock). Written once on host_simd.hpp's lane
 // types (int32 or uint16 lanes), for every ISA.
-//
-// Two empty asm statements (in_register) steer GCC's register allocation, which otherwise made
-// this loop slower than its instructions (seen with GCC 12 on AVX2, scripts/cpu_ceiling.sh):
-// - after each load of B: GCC folded the load into every add that used it, MR loads per register
-//   instead of one (Zen 3 takes two vector loads per cycle: the loop became load-bound);
-// - on each accumulator at the end of a pivot: without it GCC wrote each min to a new register
-//   and copied it back, and spilled an accumulator to the stack (a store-to-load chain per pivot).
+// The loop over the pivots: host_pivot_loop.hpp.
 #pragma once
 
 #include <cstdint>
 
+#include "apsp/backends/host_pivot_loop.hpp"
 #include "apsp/backends/host_simd.hpp"
 
 namespace apsp::host_simd {
@@ -40,7 +35,7 @@ struct NextBlock {
 template <class Lanes, int MR, int NV>
 struct MicroTile {
   static constexpr int kRows = MR, kRegs = NV;
-  static constexpr int kNextLines = (2 * NV * kInts * int(sizeof(int32_t)) + 63) / 64;
+  static constexpr int kNextLines = AheadLines::per_row(NV);
   Reg acc[MR][NV];
 
   /// acc(i, v) = min over p < depth of (acc(i, v), a[i * a_pitch + p] + b(p, v)).
@@ -49,30 +44,9 @@ struct MicroTile {
                               NextBlock next = {}) {
     Reg c[MR][NV];
     for_each([&](int i, int v) { c[i][v] = acc[i][v]; });
-    const int lines = next.at != nullptr ? MR * kNextLines : 0;
-    int shift = 0;
-    while (lines > 0 && (lines << (shift + 1)) <= depth) ++shift;
-    const int every = (1 << shift) - 1;
-    for (int p = 0; p < depth; ++p) {
-      if ((p & every) == 0 && (p >> shift) < lines) {
-        const int q = p >> shift;
-        prefetch(next.at + (q / kNextLines) * next.ld + (q % kNextLines) * 64, true);
-      }
-      const typename Lanes::Lane* pivot_row = b + p * (NV * Lanes::W);
-      Reg bv[NV];
-      APSP_SIMD_UNROLL
-      for (int v = 0; v < NV; ++v) {
-        bv[v] = Lanes::load(pivot_row + v * Lanes::W);
-        in_register(bv[v]);
-      }
-      APSP_SIMD_UNROLL
-      for (int i = 0; i < MR; ++i) {
-        const Reg av = I32::broadcast(a + i * a_pitch + p);
-        APSP_SIMD_UNROLL
-        for (int v = 0; v < NV; ++v) c[i][v] = Lanes::add_min(c[i][v], av, bv[v]);
-      }
-      for_each([&](int i, int v) { in_register(c[i][v]); });
-    }
+    AheadLines ahead{next.at, next.ld, next.at != nullptr ? MR * kNextLines : 0, 0};
+    while (ahead.count > 0 && (ahead.count << (ahead.shift + 1)) <= depth) ++ahead.shift;
+    PivotLoop<Lanes, MR, NV>::relax(c, a, a_pitch, b, depth, ahead);
     for_each([&](int i, int v) { acc[i][v] = c[i][v]; });
   }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The CPU's vector registers: which instruction set the build targets, the register type, and
 // what both lane types need (host_simd_i32.hpp, host_simd_u16.hpp; host_simd.hpp includes all).
-// These files are the one place where an instruction set is named. The widest registers the
+// These files (with host_pivot_loop_avx2.hpp, AVX2's loop in assembly, and host_register_ceiling.hpp, the
+// ceiling's) are the one place where an instruction set is named. The widest registers the
 // build targets:
 //   AVX-512 (F + BW)   64 bytes   vpaddd + vpminsd / vpaddw + vpminuw on zmm
 //   AVX2               32 bytes   the same on ymm

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The micro-kernel's pivot loop (host_microkernel.hpp): every pivot of a pass over an MR x NV
+// block of C held in registers, with the prefetches of the next block's lines spread over it.
+// Written once on host_simd.hpp's lane types; host_pivot_loop_avx2.hpp replaces it for AVX2's
+// 6 x 2 block (runs of pivots in assembly between the prefetches).
+//
+// Two empty asm statements (in_register) steer GCC's register allocation, which otherwise made
+// this loop slower than its instructions (seen with GCC 12 on AVX2, scripts/cpu_ceiling.sh):
+// - after each load of B: GCC folded the load into every add that used it, MR loads per register
+//   instead of one (Zen 3 takes two vector loads per cycle: the loop became load-bound);
+// - on each accumulator at the end of a pivot: without it GCC wrote each min to a new register
+//   and copied it back, and spilled an accumulator to the stack (a store-to-load chain per pivot).
+#pragma once
+
+#include <cstdint>
+
+#include "apsp/backends/host_simd.hpp"
+
+namespace apsp::host_simd {
+
+// 32-bit offsets on purpose, as in solver/tile_ops.hpp: a_pitch * MR stays far below 2^31.
+// NOLINTBEGIN(bugprone-implicit-widening-of-multiplication-result)
+
+/// The lines of the block of C that follows a pass, asked for (for writing) during it: line q
+/// (q < count) before pivot q << shift; rows `ld` bytes apart, each per_row(NV) lines (a 16-bit
+/// block's width, of which an int32 block is half).
+struct AheadLines {
+  const char* at = nullptr;
+  int64_t ld = 0;
+  int count = 0, shift = 0;
+  static constexpr int per_row(int nv) { return (2 * nv * kInts * int(sizeof(int32_t)) + 63) / 64; }
+  template <int NV>
+  APSP_SIMD_INLINE void fetch(int q) const {
+    prefetch(at + (q / per_row(NV)) * ld + (q % per_row(NV)) * 64, true);
+  }
+};
+
+/// `Lanes`: I32 or U16. c(i, v) = min over p < depth of (c(i, v), a[i * a_pitch + p] + b(p, v));
+/// B: per pivot, NV registers of lanes, contiguous (pivot p at b + p * NV * Lanes::W).
+template <class Lanes, int MR, int NV>
+struct PivotLoop {
+  APSP_SIMD_INLINE static void relax(Reg (&c)[MR][NV], const int32_t* a, int a_pitch, const typename Lanes::Lane* b,
+                                     int depth, const AheadLines& ahead) {
+    const int every = (1 << ahead.shift) - 1;
+    for (int p = 0; p < depth; ++p) {
+      if ((p & every) == 0 && (p >> ahead.shift) < ahead.count) ahead.template fetch<NV>(p >> ahead.shift);
+      const typename Lanes::Lane* pivot_row = b + p * (NV * Lanes::W);
+      Reg bv[NV];
+      APSP_SIMD_UNROLL
+      for (int v = 0; v < NV; ++v) {
+        bv[v] = Lanes::load(pivot_row + v * Lanes::W);
+        in_register(bv[v]);
+      }
+      APSP_SIMD_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        const Reg av = I32::broadcast(a + i * a_pitch + p);
+        APSP_SIMD_UNROLL
+        for (int v = 0; v < NV; ++v) c[i][v] = Lanes::add_min(c[i][v], av, bv[v]);
+      }
+      APSP_SIMD_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        APSP_SIMD_UNROLL
+        for (int v = 0; v < NV; ++v) in_register(c[i][v]);
+      }
+    }
+  }
+};
+
+// NOLINTEND(bugprone-implicit-widening-of-multiplication-result)
+
+}  // namespace apsp::host_simd
+
+#include "apsp/backends/host_pivot_loop_avx2.hpp"

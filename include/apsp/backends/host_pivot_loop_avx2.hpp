@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// AVX2's pivot loop for its 6 x 2 block of C (host_backend.hpp's shape there): runs of pivots in
+// assembly, each after its prefetch.
+// The block takes all sixteen ymm registers (12 accumulators, 2 of B, a broadcast of A and a
+// sum), and GCC 12's register allocation of the intrinsics loop (host_pivot_loop.hpp) depended on
+// the code around it: the same loop spilled two accumulators (a store and a reload per pivot) in
+// the program and not in a benchmark, and a version with the prefetch test outside the loop did
+// not spill there but ran 1.15-1.2x slower than this (docs/results.md). Here every register is named: per
+// pivot 2 loads of B, 6 broadcasts of A, 12 adds and 12 mins, and the loop's 4 instructions.
+// The accumulators stay operands, so the compiler keeps them in registers between runs.
+#pragma once
+
+#include "apsp/backends/host_pivot_loop.hpp"
+
+#if defined(APSP_SIMD_AVX2) && (defined(__GNUC__) || defined(__clang__))
+
+#include <type_traits>
+
+namespace apsp::host_simd {
+
+// clang-format off
+// One row of the block: broadcast A's word (at ADDR) into ymm14, add both registers of B (ymm12,
+// ymm13), min into the row's two accumulators.
+#define APSP_AVX2_ROW(ADD, MIN, ADDR, C0, C1)   \
+  "vpbroadcastd " ADDR ", %%ymm14\n\t"          \
+  ADD " %%ymm12, %%ymm14, %%ymm15\n\t"          \
+  ADD " %%ymm13, %%ymm14, %%ymm14\n\t"          \
+  MIN " %%ymm15, %[" C0 "], %[" C0 "]\n\t"      \
+  MIN " %%ymm14, %[" C1 "], %[" C1 "]\n\t"
+
+// The loop: rows 0-2 of A from rax (rows s bytes apart), rows 3-5 from r10 = rax + 3 s, B from
+// r11, rcx pivots. (Fixed registers for these: as "+r" operands beside the 12 "+x" ones, the
+// statement would pass GCC's limit of 30 operands.)
+#define APSP_AVX2_RUN_6X2(ADD, MIN)                                      \
+  asm volatile(                                                          \
+      "mov %[a], %%rax\n\t"                                              \
+      "lea (%[a],%[s],2), %%r10\n\t"                                     \
+      "add %[s], %%r10\n\t"                                              \
+      "mov %[b], %%r11\n\t"                                              \
+      "mov %[n], %%rcx\n\t"                                              \
+      "1:\n\t"                                                           \
+      "vmovdqa (%%r11), %%ymm12\n\t"                                     \
+      "vmovdqa 32(%%r11), %%ymm13\n\t"                                   \
+      APSP_AVX2_ROW(ADD, MIN, "(%%rax)", "c00", "c01")                   \
+      APSP_AVX2_ROW(ADD, MIN, "(%%rax,%[s])", "c10", "c11")              \
+      APSP_AVX2_ROW(ADD, MIN, "(%%rax,%[s],2)", "c20", "c21")            \
+      APSP_AVX2_ROW(ADD, MIN, "(%%r10)", "c30", "c31")                   \
+      APSP_AVX2_ROW(ADD, MIN, "(%%r10,%[s])", "c40", "c41")              \
+      APSP_AVX2_ROW(ADD, MIN, "(%%r10,%[s],2)", "c50", "c51")            \
+      "add $4, %%rax\n\t"                                                \
+      "add $4, %%r10\n\t"                                                \
+      "add $64, %%r11\n\t"                                               \
+      "dec %%rcx\n\t"                                                    \
+      "jnz 1b\n\t"                                                       \
+      : [c00] "+x"(c[0][0]), [c01] "+x"(c[0][1]),                        \
+        [c10] "+x"(c[1][0]), [c11] "+x"(c[1][1]),                        \
+        [c20] "+x"(c[2][0]), [c21] "+x"(c[2][1]),                        \
+        [c30] "+x"(c[3][0]), [c31] "+x"(c[3][1]),                        \
+        [c40] "+x"(c[4][0]), [c41] "+x"(c[4][1]),                        \
+        [c50] "+x"(c[5][0]), [c51] "+x"(c[5][1])                         \
+      : [a] "r"(a), [b] "r"(b), [n] "r"(pivots), [s] "r"(stride)         \
+      : "memory", "cc", "rax", "rcx", "r10", "r11", "xmm12", "xmm13", "xmm14", "xmm15")
+// clang-format on
+
+template <class Lanes>
+struct PivotLoop<Lanes, 6, 2> {
+  APSP_SIMD_INLINE static void relax(Reg (&c)[6][2], const int32_t* a, int a_pitch, const typename Lanes::Lane* b,
+                                     int depth, const AheadLines& ahead) {
+    for (int p = 0, q = 0; p < depth; ++q) {
+      const int end = q + 1 < ahead.count && ((q + 1) << ahead.shift) < depth ? (q + 1) << ahead.shift : depth;
+      if (q < ahead.count) ahead.template fetch<2>(q);
+      run(c, a + p, a_pitch, b + p * (2 * Lanes::W), end - p);
+      p = end;
+    }
+  }
+
+ private:
+  /// Pivots [0, n) of the pass, n >= 1.
+  APSP_SIMD_INLINE static void run(Reg (&c)[6][2], const int32_t* a, int a_pitch, const typename Lanes::Lane* b,
+                                   int n) {
+    const int64_t stride = int64_t(a_pitch) * int64_t(sizeof(int32_t)), pivots = n;
+    if constexpr (std::is_same_v<Lanes, U16>)
+      APSP_AVX2_RUN_6X2("vpaddw", "vpminuw");
+    else
+      APSP_AVX2_RUN_6X2("vpaddd", "vpminsd");
+  }
+};
+
+#undef APSP_AVX2_RUN_6X2
+#undef APSP_AVX2_ROW
+
+}  // namespace apsp::host_simd
+
+#endif
