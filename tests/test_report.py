@@ -120,6 +120,22 @@ class Ceiling(unittest.TestCase):
         self.assertAlmostEqual(r2["ceiling"]["int32_relax_per_s"], cached, delta=1)
         p, _ = self.record("--backend", "Serial", "--calibrate", g, out)
         self.assertIn("calibrated now", r["ceiling"]["basis"] + p.stderr)
+        # --calibrate keeps the higher of the cached figure and its own: one above any
+        # measurement stays, one below every measurement is replaced.
+        for figure, kept in ((1e18, True), (1.0, False)):
+            with open(self.cache, "w") as f:
+                json.dump({key: {"int32_relax_per_s": figure, "uint16_relax_per_s": figure}}, f)
+            p, r3 = self.record("--backend", "Serial", "--calibrate", g, out)
+            with open(self.cache) as f:
+                stored = json.load(f)[key]["int32_relax_per_s"]
+            if kept:
+                self.assertIn("an earlier calibration's higher figure kept", r3["ceiling"]["basis"])
+                self.assertAlmostEqual(r3["ceiling"]["int32_relax_per_s"], figure, delta=figure * 1e-9)
+                self.assertEqual(stored, figure)
+            else:
+                self.assertNotIn("higher figure kept", r3["ceiling"]["basis"])
+                self.assertGreater(stored, 1e6)
+                self.assertAlmostEqual(r3["ceiling"]["int32_relax_per_s"], stored, delta=1)
         p = solver("--no-ceiling", "--calibrate", g, out, env=self.env)
         self.assertEqual(p.returncode, 2)
         with open(self.cache, "w") as f:  # a damaged cache is measured again and replaced

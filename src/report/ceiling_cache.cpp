@@ -3,6 +3,7 @@
 // beside it and renaming it into place, so that runs started together never see half a file.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -59,9 +60,14 @@ std::optional<LaneRates> cached_calibration(const std::string& key) {
   return r;
 }
 
-void store_calibration(const std::string& key, const LaneRates& rates) {
+LaneRates store_calibration(const std::string& key, const LaneRates& measured) {
+  LaneRates rates = measured;
+  if (const auto cached = cached_calibration(key)) {
+    rates.int32 = std::max(rates.int32, cached->int32);
+    rates.lanes16 = std::max(rates.lanes16, cached->lanes16);
+  }
   const std::string path = calibration_cache_path();
-  if (path.empty()) return;
+  if (path.empty()) return rates;
   const std::string dir = path.substr(0, path.rfind('/'));
   ::mkdir(dir.substr(0, dir.rfind('/')).c_str(), 0755);  // ~/.cache may not exist yet
   ::mkdir(dir.c_str(), 0755);
@@ -74,10 +80,11 @@ void store_calibration(const std::string& key, const LaneRates& rates) {
     out << cache.dump(2) << '\n';
     if (!out) {
       std::remove(temp.c_str());
-      return;
+      return rates;
     }
   }
   if (std::rename(temp.c_str(), path.c_str()) != 0) std::remove(temp.c_str());
+  return rates;
 }
 
 }  // namespace apsp

@@ -34,7 +34,8 @@ struct HostBackendRuntime {
   static constexpr bool kLanes16 = BackendTraits<ExecSpace>::kHostLanes16;
   /// The register-resident add-min on every thread of the run (report/ceiling.hpp), in the
   /// lane types the product uses: measured (about 0.1 s each, best of four windows) where
-  /// `measure` and not cached, else taken from the cache; unknown when neither.
+  /// `measure` and not cached, else taken from the cache; unknown when neither. The cache keeps
+  /// the highest figure measured (store_calibration).
   static DeviceCeiling ceiling(const CeilingOptions& options, bool measure) {
     if (options.skip) return {};
     const int threads = ExecSpace().concurrency();
@@ -56,8 +57,11 @@ struct HostBackendRuntime {
     LaneRates r;
     r.int32 = calibrate<host_simd::I32>(threads);
     if constexpr (kLanes16) r.lanes16 = calibrate<host_simd::U16>(threads);
-    store_calibration(key, r);
-    return {r, what + ", calibrated now" + (where.empty() ? "" : " (cached in " + where + ")")};
+    const LaneRates kept = store_calibration(key, r);
+    const bool earlier = kept.int32 > r.int32 || kept.lanes16 > r.lanes16;
+    return {kept, what +
+                      (earlier ? ", calibrated now, an earlier calibration's higher figure kept" : ", calibrated now") +
+                      (where.empty() ? "" : " (cached in " + where + ")")};
   }
   /// No devices to choose among.
   static int visible_devices() { return 0; }
