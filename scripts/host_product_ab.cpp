@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Two versions of the CPU's phase-3 tile product (include/apsp/solver/host_tiles.hpp) in one
+// process, run in alternation: the way to compare a change to the micro-kernel on a host whose
+// speed drifts by tens of percent from one second to the next (the 2-vCPU EPYC), where runs of two
+// binaries a second apart cannot. Built by scripts/host_product_ab.sh, which compiles the
+// product part twice, each from its own include folder with the project's namespace renamed
+// (-Dapsp=apsp_a, -Dapsp=apsp_b), and this file's main once.
+//
+// The workload is phase 3 of one round as the solver runs it on one thread: a V = nb * B matrix
+// of random distances 1..1000 (every block takes 16-bit lanes) or 20000..100000 (none does), each
+// tile row's A and each tile column's Bk packed once, then every tile's product, row by row.
+// Each round runs both versions, in alternating order; the result is each version's median rate
+// and the per-round ratio B/A (median and quartiles).
+#include <cstdint>
+#include <cstdlib>
+
+#if defined(APSP_AB_PART)  // the product, compiled once per version
+#include "apsp/solver/host_tiles.hpp"
+
+namespace {
+struct Traits {
+  static constexpr int kTileRows = APSP_AB_ROWS, kTileRegs = APSP_AB_REGS;
+  static constexpr bool kHostLanes16 = true;
+  static constexpr int kLargestBlock = 1024;
+};
+using Tiles = apsp::Impl::HostTiles<Traits>;
+using Operands = Tiles::Operands;
+}  // namespace
+
+#define APSP_AB_NAME2(a, b) a##_##b
+#define APSP_AB_NAME(a, b) APSP_AB_NAME2(a, b)
+
+/// int32 of one packed A (`a_side`) or Bk.
+extern "C" int64_t APSP_AB_NAME(operand_ints, APSP_AB_PART)(int B, int a_side) {
+  return int64_t(a_side != 0 ? Operands::a_ints(B) : Operands::bk_ints(B));
+}
+/// Packs tile row t's A into a + t * operand_ints(B, 1) and tile column t's Bk likewise, t < nb.
+extern "C" void APSP_AB_NAME(pack, APSP_AB_PART)(const int32_t* m, int32_t* a, int32_t* bk, int B, int nb) {
+  const int64_t n = int64_t(B) * nb;
+  for (int t = 0; t < nb; ++t) {
+    const Operands::Packed p(B, a + int64_t(t) * int64_t(Operands::a_ints(B)),
+                             bk + int64_t(t) * int64_t(Operands::bk_ints(B)));
+    Operands::pack_a_whole(p, m + int64_t(t) * B * n, n, B, B);
+    Operands::pack_bk_whole(p, m + int64_t(t) * B, n, B, B);
+  }
+}
+/// Every tile's product against its packed operands; returns the blocks that took 16-bit lanes.
+extern "C" int64_t APSP_AB_NAME(phase3, APSP_AB_PART)(int32_t* m, const int32_t* a, const int32_t* bk, int B, int nb) {
+  const int64_t n = int64_t(B) * nb;
+  int64_t sixteen = 0;
+  for (int i = 0; i < nb; ++i)
+    for (int j = 0; j < nb; ++j) {
+      const Operands::Packed p(B, const_cast<int32_t*>(a + int64_t(i) * int64_t(Operands::a_ints(B))),
+                               const_cast<int32_t*>(bk + int64_t(j) * int64_t(Operands::bk_ints(B))));
+      sixteen += Tiles::product(m + int64_t(i) * B * n + int64_t(j) * B, n, B, B, B, p);
+    }
+  return sixteen;
+}
+
+#else  // main
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+extern "C" int64_t operand_ints_a(int, int);
+extern "C" int64_t operand_ints_b(int, int);
+extern "C" void pack_a(const int32_t*, int32_t*, int32_t*, int, int);
+extern "C" void pack_b(const int32_t*, int32_t*, int32_t*, int, int);
+extern "C" int64_t phase3_a(int32_t*, const int32_t*, const int32_t*, int, int);
+extern "C" int64_t phase3_b(int32_t*, const int32_t*, const int32_t*, int, int);
+
+namespace {
+
+std::vector<int32_t> aligned_ints(size_t count) { return std::vector<int32_t>(count + 16); }
+int32_t* aligned(std::vector<int32_t>& v) {  // 64-byte aligned start within v
+  return v.data() + (16 - reinterpret_cast<uintptr_t>(v.data()) % 64 / 4) % 16;
+}
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int B = argc > 1 ? std::atoi(argv[1]) : 192;
+  const int nb = argc > 2 ? std::atoi(argv[2]) : 21;
+  const int rounds = argc > 3 ? std::atoi(argv[3]) : 30;
+  const bool heavy = argc > 4 && std::string(argv[4]) == "heavy";
+  if (B <= 0 || nb <= 0 || rounds <= 0) {
+    std::fprintf(stderr, "usage: %s [B=192] [tiles per side=21] [rounds=30] [light|heavy]\n", argv[0]);
+    return 2;
+  }
+  const int64_t n = int64_t(B) * nb;
+  std::mt19937 rng(1);
+  std::uniform_int_distribution<int32_t> w(heavy ? 20000 : 1, heavy ? 100000 : 1000);
+  std::vector<int32_t> m0(size_t(n * n));
+  for (int32_t& x : m0) x = w(rng);
+  // Each version its own matrix and operands (the same values), so neither reads the other's.
+  std::vector<int32_t> ma = m0, mb = m0;
+  std::vector<int32_t> aa = aligned_ints(size_t(operand_ints_a(B, 1) * nb)),
+                       ka = aligned_ints(size_t(operand_ints_a(B, 0) * nb)),
+                       ab = aligned_ints(size_t(operand_ints_b(B, 1) * nb)),
+                       kb = aligned_ints(size_t(operand_ints_b(B, 0) * nb));
+  pack_a(ma.data(), aligned(aa), aligned(ka), B, nb);
+  pack_b(mb.data(), aligned(ab), aligned(kb), B, nb);
+  const double relaxations = double(nb) * nb * B * double(B) * B;
+  std::vector<double> rate_a, rate_b, ratio;
+  int64_t sixteen = 0;
+  for (int r = 0; r < rounds; ++r) {
+    double seconds[2] = {0, 0};
+    for (int k = 0; k < 2; ++k) {
+      const int v = k ^ (r & 1);
+      const auto t0 = std::chrono::steady_clock::now();
+      sixteen += v == 0 ? phase3_a(ma.data(), aligned(aa), aligned(ka), B, nb)
+                        : phase3_b(mb.data(), aligned(ab), aligned(kb), B, nb);
+      seconds[v] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    rate_a.push_back(relaxations / seconds[0]);
+    rate_b.push_back(relaxations / seconds[1]);
+    ratio.push_back(seconds[0] / seconds[1]);
+  }
+  if (ma != mb) {
+    std::fprintf(stderr, "the two versions' matrices differ\n");
+    return 1;
+  }
+  std::vector<double> q = ratio;
+  std::sort(q.begin(), q.end());
+  std::printf("B = %d, %d x %d tiles, %s weights, %d rounds, %lld blocks in 16-bit lanes\n", B, nb, nb,
+              heavy ? "heavy" : "light", rounds, static_cast<long long>(sixteen));
+  std::printf("A %.3e relaxations/s (median) | B %.3e | B/A per round: median %.3f, quartiles %.3f-%.3f\n",
+              median(rate_a), median(rate_b), median(ratio), q[q.size() / 4], q[3 * q.size() / 4]);
+  return 0;
+}
+
+#endif
