@@ -28,6 +28,21 @@ nlohmann::json read_cache(const std::string& path) {
   }
 }
 
+// The rates cached under `key`, if they are there and are numbers.
+std::optional<LaneRates> rates_in(const nlohmann::json& cache, const std::string& key) {
+  const auto it = cache.find(key);
+  if (it == cache.end() || !it->is_object()) return std::nullopt;
+  LaneRates r;
+  try {
+    r.int32 = it->value("int32_relax_per_s", 0.0);
+    r.lanes16 = it->value("uint16_relax_per_s", 0.0);
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;  // a figure that is not a number: measured again and replaced
+  }
+  if (!(r.int32 > 0) || !(r.lanes16 >= 0)) return std::nullopt;
+  return r;
+}
+
 }  // namespace
 
 std::string calibration_cache_path() {
@@ -46,32 +61,21 @@ std::string calibration_cache_path() {
 std::optional<LaneRates> cached_calibration(const std::string& key) {
   const std::string path = calibration_cache_path();
   if (path.empty()) return std::nullopt;
-  const nlohmann::json cache = read_cache(path);
-  const auto it = cache.find(key);
-  if (it == cache.end() || !it->is_object()) return std::nullopt;
-  LaneRates r;
-  try {
-    r.int32 = it->value("int32_relax_per_s", 0.0);
-    r.lanes16 = it->value("uint16_relax_per_s", 0.0);
-  } catch (const nlohmann::json::exception&) {
-    return std::nullopt;  // a figure that is not a number: measured again and replaced
-  }
-  if (!(r.int32 > 0) || !(r.lanes16 >= 0)) return std::nullopt;
-  return r;
+  return rates_in(read_cache(path), key);
 }
 
 LaneRates store_calibration(const std::string& key, const LaneRates& measured) {
+  const std::string path = calibration_cache_path();
+  if (path.empty()) return measured;
+  nlohmann::json cache = read_cache(path);
   LaneRates rates = measured;
-  if (const auto cached = cached_calibration(key)) {
+  if (const auto cached = rates_in(cache, key)) {
     rates.int32 = std::max(rates.int32, cached->int32);
     rates.lanes16 = std::max(rates.lanes16, cached->lanes16);
   }
-  const std::string path = calibration_cache_path();
-  if (path.empty()) return rates;
   const std::string dir = path.substr(0, path.rfind('/'));
   ::mkdir(dir.substr(0, dir.rfind('/')).c_str(), 0755);  // ~/.cache may not exist yet
   ::mkdir(dir.c_str(), 0755);
-  nlohmann::json cache = read_cache(path);
   cache[key] = {{"int32_relax_per_s", rates.int32}, {"uint16_relax_per_s", rates.lanes16}};
   remove_stale_temp_files(dir);  // those of a run killed while writing
   const std::string temp = temp_file_name(dir);

@@ -18,24 +18,13 @@ namespace apsp::host_simd {
 // 32-bit offsets on purpose, as in solver/tile_ops.hpp: a_pitch * MR stays far below 2^31.
 // NOLINTBEGIN(bugprone-implicit-widening-of-multiplication-result)
 
-/// The block of C that the caller relaxes next (rows `ld` bytes apart; MicroTile::kNextLines
-/// cache lines per row: a 16-bit block's width, of which an int32 block is half), asked for
-/// while this one is relaxed, one line every few pivots spread over the pass. The same
-/// prefetches issued all at once before the pass changed nothing measurable (the likely reason:
-/// a core keeps only so many misses in flight), and each block's first loads of C stalled: 8 %
-/// of a 16-bit solve's samples on the 2-vCPU EPYC, 2 % with this. Null `at`: nothing to fetch.
-struct NextBlock {
-  const char* at = nullptr;
-  int64_t ld = 0;
-};
-
 /// `Lanes`: I32 or U16. A operand: its rows `a_pitch` words apart, one word per pivot (an int32
 /// distance, or for U16 the capped distance in both halves). B operand: per pivot, NV registers
 /// of lanes, contiguous (pivot p at b + p * NV * Lanes::W).
 template <class Lanes, int MR, int NV>
 struct MicroTile {
   static constexpr int kRows = MR, kRegs = NV;
-  static constexpr int kNextLines = AheadLines::per_row(NV);
+  static constexpr int kNextLines = AheadLines<MR, NV>::kPerRow;
   Reg acc[MR][NV];
 
   /// acc(i, v) = min over p < depth of (acc(i, v), a[i * a_pitch + p] + b(p, v)).
@@ -44,9 +33,7 @@ struct MicroTile {
                               NextBlock next = {}) {
     Reg c[MR][NV];
     for_each([&](int i, int v) { c[i][v] = acc[i][v]; });
-    AheadLines ahead{next.at, next.ld, next.at != nullptr ? MR * kNextLines : 0, 0};
-    while (ahead.count > 0 && (ahead.count << (ahead.shift + 1)) <= depth) ++ahead.shift;
-    PivotLoop<Lanes, MR, NV>::relax(c, a, a_pitch, b, depth, ahead);
+    PivotLoop<Lanes, MR, NV>::relax(c, a, a_pitch, b, depth, AheadLines<MR, NV>(next, depth));
     for_each([&](int i, int v) { acc[i][v] = c[i][v]; });
   }
 

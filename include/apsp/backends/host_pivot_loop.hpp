@@ -21,18 +21,28 @@ namespace apsp::host_simd {
 // 32-bit offsets on purpose, as in solver/tile_ops.hpp: a_pitch * MR stays far below 2^31.
 // NOLINTBEGIN(bugprone-implicit-widening-of-multiplication-result)
 
-/// The lines of the block of C that follows a pass, asked for (for writing) during it: line q
-/// (q < count) before pivot q << shift; rows `ld` bytes apart, each per_row(NV) lines (a 16-bit
-/// block's width, of which an int32 block is half).
-struct AheadLines {
+/// The block of C that the caller relaxes next (rows `ld` bytes apart; AheadLines::kPerRow
+/// cache lines per row: a 16-bit block's width, of which an int32 block is half), asked for
+/// while this one is relaxed, one line every few pivots spread over the pass. The same
+/// prefetches issued all at once before the pass changed nothing measurable (the likely reason:
+/// a core keeps only so many misses in flight), and each block's first loads of C stalled: 8 %
+/// of a 16-bit solve's samples on the 2-vCPU EPYC, 2 % with this. Null `at`: nothing to fetch.
+struct NextBlock {
   const char* at = nullptr;
   int64_t ld = 0;
+};
+
+/// The lines of `next` that a pass of `depth` pivots over an MR x NV block asks for (for
+/// writing): line q (q < count) before pivot q << shift, spread over the pass.
+template <int MR, int NV>
+struct AheadLines {
+  static constexpr int kPerRow = (2 * NV * kInts * int(sizeof(int32_t)) + 63) / 64;
+  NextBlock next;
   int count = 0, shift = 0;
-  static constexpr int per_row(int nv) { return (2 * nv * kInts * int(sizeof(int32_t)) + 63) / 64; }
-  template <int NV>
-  APSP_SIMD_INLINE void fetch(int q) const {
-    prefetch(at + (q / per_row(NV)) * ld + (q % per_row(NV)) * 64, true);
+  APSP_SIMD_INLINE AheadLines(NextBlock block, int depth) : next(block), count(block.at != nullptr ? MR * kPerRow : 0) {
+    while (count > 0 && (count << (shift + 1)) <= depth) ++shift;
   }
+  APSP_SIMD_INLINE void fetch(int q) const { prefetch(next.at + (q / kPerRow) * next.ld + (q % kPerRow) * 64, true); }
 };
 
 /// `Lanes`: I32 or U16. c(i, v) = min over p < depth of (c(i, v), a[i * a_pitch + p] + b(p, v));
@@ -40,10 +50,10 @@ struct AheadLines {
 template <class Lanes, int MR, int NV>
 struct PivotLoop {
   APSP_SIMD_INLINE static void relax(Reg (&c)[MR][NV], const int32_t* a, int a_pitch, const typename Lanes::Lane* b,
-                                     int depth, const AheadLines& ahead) {
+                                     int depth, const AheadLines<MR, NV>& ahead) {
     const int every = (1 << ahead.shift) - 1;
     for (int p = 0; p < depth; ++p) {
-      if ((p & every) == 0 && (p >> ahead.shift) < ahead.count) ahead.template fetch<NV>(p >> ahead.shift);
+      if ((p & every) == 0 && (p >> ahead.shift) < ahead.count) ahead.fetch(p >> ahead.shift);
       const typename Lanes::Lane* pivot_row = b + p * (NV * Lanes::W);
       Reg bv[NV];
       APSP_SIMD_UNROLL

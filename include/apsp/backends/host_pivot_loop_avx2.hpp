@@ -16,6 +16,7 @@
 
 #if defined(APSP_SIMD_AVX2) && (defined(__GNUC__) || defined(__clang__))
 
+#include <algorithm>
 #include <type_traits>
 
 namespace apsp::host_simd {
@@ -31,7 +32,8 @@ namespace apsp::host_simd {
   MIN " %%ymm14, %[" C1 "], %[" C1 "]\n\t"
 
 // The loop: rows 0-2 of A from rax (rows s bytes apart), rows 3-5 from r10 = rax + 3 s, B from
-// r11, rcx pivots. (Fixed registers for these: as "+r" operands beside the 12 "+x" ones, the
+// r11, rcx pivots; its 180 bytes start on a cache line, so that where the compiler places it
+// does not change how it is fetched. (Fixed registers for these: as "+r" operands beside the 12 "+x" ones, the
 // statement would pass GCC's limit of 30 operands.)
 #define APSP_AVX2_RUN_6X2(ADD, MIN)                                      \
   asm volatile(                                                          \
@@ -40,6 +42,7 @@ namespace apsp::host_simd {
       "add %[s], %%r10\n\t"                                              \
       "mov %[b], %%r11\n\t"                                              \
       "mov %[n], %%rcx\n\t"                                              \
+      ".p2align 6\n\t"                                                   \
       "1:\n\t"                                                           \
       "vmovdqa (%%r11), %%ymm12\n\t"                                     \
       "vmovdqa 32(%%r11), %%ymm13\n\t"                                   \
@@ -67,10 +70,10 @@ namespace apsp::host_simd {
 template <class Lanes>
 struct PivotLoop<Lanes, 6, 2> {
   APSP_SIMD_INLINE static void relax(Reg (&c)[6][2], const int32_t* a, int a_pitch, const typename Lanes::Lane* b,
-                                     int depth, const AheadLines& ahead) {
+                                     int depth, const AheadLines<6, 2>& ahead) {
     for (int p = 0, q = 0; p < depth; ++q) {
-      const int end = q + 1 < ahead.count && ((q + 1) << ahead.shift) < depth ? (q + 1) << ahead.shift : depth;
-      if (q < ahead.count) ahead.template fetch<2>(q);
+      const int end = q + 1 < ahead.count ? std::min((q + 1) << ahead.shift, depth) : depth;
+      if (q < ahead.count) ahead.fetch(q);
       run(c, a + p, a_pitch, b + p * (2 * Lanes::W), end - p);
       p = end;
     }

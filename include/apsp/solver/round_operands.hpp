@@ -12,8 +12,8 @@
 // case 2; read only where the backend has that product), and whether it holds a finite entry at
 // all: a product with an operand of INF alone changes nothing (every sum through it is at least
 // INF, and C's entries are at most INF), so the product kernels skip it
-// (OperandMarks::changes_nothing). Graphs of
-// several components, and long-path graphs in their early rounds, have many such products: in
+// (OperandMarks::changes_nothing). Graphs of several components, and long-path graphs in their
+// early rounds, have many such products: in
 // a 200 x 200 grid numbered row by row about two thirds, in 4 components of consecutive
 // vertices fifteen in sixteen. A pass over 2 V B entries that phase 2 has just written (in L2
 // on a GPU), one flag per tile; sixteen sets, by the round modulo 16, because a GPU's look-ahead
