@@ -29,7 +29,7 @@ Prints each as a share of all those products. --check also runs each product cou
 wrapping) and prints how many of them differ from the exact product. --order as in
 tile_spread.py. The matrix is V x V doubles: V up to a few thousand.
 
-  scripts/offset_share.py graph.bin [--block 64] [--order natural|bisect|morton] [--grid-width W] [--check]
+  scripts/offset_share.py graph.bin [--block 64] [--order natural|bisect|morton|nested] [--grid-width W] [--check]
 """
 import argparse
 import os

@@ -9,11 +9,13 @@ The distances are SciPy's Dijkstra from the sampled rows' sources (no solve of t
 
 --order asks the same of the graph with its vertices renumbered, so that a tile holds vertices
 close to one another: "bisect" (recursive halving of the undirected graph by hop distance from
-two far-apart vertices, down to B vertices, from the edges alone) or "morton" (a grid of
---grid-width columns numbered row by row, renumbered along a Z curve). A tile's spread is at
+two far-apart vertices, down to B vertices, from the edges alone), "nested" (nested dissection,
+the separating level of each part numbered after its two sides: the solver's --order nested,
+src/graph/vertex_order.cpp) or "morton" (a grid of --grid-width columns numbered row by row,
+renumbered along a Z curve). A tile's spread is at
 most the sum of the spans of its two vertex sets, so compact tiles have small spreads.
 
-  scripts/tile_spread.py graph.bin [--block 128] [--rows 5] [--order natural|bisect|morton]
+  scripts/tile_spread.py graph.bin [--block 128] [--rows 5] [--order natural|bisect|morton|nested]
 """
 import argparse
 import warnings
@@ -47,6 +49,32 @@ def bisection_order(g, b):
     return np.concatenate(parts)
 
 
+def nested_order(g, b):
+    """Vertices in nested-dissection order: each part (of the undirected graph) split by the
+    middle level of a breadth-first search from a far vertex into the levels before it, the
+    levels after it and the level itself (a separator: no edge joins the two sides), numbered in
+    that order, the separator last; components one after the other; parts of at most b vertices
+    in search order."""
+    sym = (g + g.T).tocsr()
+
+    def order(nodes):
+        if len(nodes) <= b:
+            return [nodes]
+        sub = sym[nodes][:, nodes]
+        n, label = cg.connected_components(sub, directed=False)
+        if n > 1:
+            return [part for c in range(n) for part in order(nodes[label == c])]
+        u = cg.breadth_first_order(sub, 0, directed=False, return_predecessors=False)[-1]
+        hops = cg.shortest_path(sub, unweighted=True, indices=[u], directed=False)[0].astype(np.int64)
+        counts = np.bincount(hops)
+        middle = int(np.searchsorted(np.cumsum(counts), len(nodes) / 2))
+        if middle == 0 or middle == len(counts) - 1:  # no level splits it
+            return [nodes[np.argsort(hops, kind="stable")]]
+        return order(nodes[hops < middle]) + order(nodes[hops > middle]) + [nodes[hops == middle]]
+
+    return np.concatenate(order(np.arange(g.shape[0])))
+
+
 def morton_order(v, width):
     """Vertices r * width + c of a grid, along a Z curve over (r, c)."""
     r, c = np.arange(v) // width, np.arange(v) % width
@@ -57,7 +85,7 @@ def morton_order(v, width):
 
 
 def add_order_options(ap):
-    ap.add_argument("--order", choices=("natural", "bisect", "morton"), default="natural",
+    ap.add_argument("--order", choices=("natural", "bisect", "morton", "nested"), default="natural",
                     help="vertex numbering whose tiles are measured (default: the file's)")
     ap.add_argument("--grid-width", type=int, default=0, help="columns of the grid (--order morton)")
 
@@ -73,7 +101,8 @@ def read_renumbered(ap, args, b):
     src, dst, weight = edges[:, 0].astype(np.int64), edges[:, 1].astype(np.int64), edges[:, 2].astype(np.float64)
     if args.order != "natural":
         g = sp.csr_matrix((weight, (src, dst)), shape=(v, v))
-        order = bisection_order(g, b) if args.order == "bisect" else morton_order(v, args.grid_width)
+        order = (bisection_order(g, b) if args.order == "bisect" else
+                 nested_order(g, b) if args.order == "nested" else morton_order(v, args.grid_width))
         label = np.empty(v, dtype=np.int64)
         label[order] = np.arange(v)  # the new number of each vertex
         src, dst = label[src], label[dst]

@@ -28,7 +28,7 @@ struct UsageError : std::invalid_argument {
 // What the options hold as text until they are converted.
 struct RawOptions {
   std::vector<std::string> files;
-  std::string generate, verify_k, host_memory, perturb, perturb_predecessor;
+  std::string generate, verify_k, host_memory, perturb, perturb_predecessor, order = "auto";
   bool no_verify = false, one_based = false;
   double scale = 0;
   CLI::Option* scale_option = nullptr;
@@ -67,6 +67,16 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
   app.add_option("-b,--block-size", opt.block_size,
                  "tile edge length B (default: the backend's, see include/apsp/backends/)")
       ->check(positive_int());
+  app.add_option("--order", raw.order,
+                 "the vertex numbering the solve takes (the output is always in the file's): natural (the file's), "
+                 "nested (nested dissection: a sparse graph's halves apart until their separator's rounds, so that "
+                 "far more tile products are left out), or auto (nested for a graph of at most " +
+                     std::to_string(kSparseDegree) +
+                     " edges per vertex that splits into components or by a "
+                     "separator of at most V/" +
+                     std::to_string(kSeparatorShare) +
+                     " vertices, where a second matrix fits; else natural). One process, distances only")
+      ->check(CLI::IsMember({"auto", "natural", "nested"}));
   app.add_flag("-q,--quiet", cl.quiet, "print nothing but errors (and a FAILED check)");
   raw.verify = app.add_flag("--verify{default}", raw.verify_k,
                             "check K rows against Dijkstra (default 8; --verify alone: every row up to V = 512, "
@@ -143,6 +153,9 @@ void convert(RawOptions& raw, CommandLine& cl) {
         "--input-format mtx|gr|edges)");
   if (!opt.no_output) opt.output = raw.files.back();
   if (raw.no_verify) opt.verify_rows = -1;
+  opt.vertex_order = raw.order == "nested"    ? OrderChoice::nested
+                     : raw.order == "natural" ? OrderChoice::natural
+                                              : OrderChoice::automatic;
   if (raw.verify->count() > 0) {
     const std::string bad = "--verify=" + raw.verify_k + ": K must be a positive number of rows";
     try {

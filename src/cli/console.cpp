@@ -41,6 +41,10 @@ void print_banner(const RunReport& r) {
     std::fprintf(stderr, "apsp_kokkos: input read as %s text: %lld lines, %lld self-loops dropped%s\n",
                  format_title(t->format), static_cast<long long>(t->lines), static_cast<long long>(t->self_loops),
                  t->rounded > 0 ? (", " + std::to_string(t->rounded) + " scaled weights rounded").c_str() : "");
+  if (!r.order.empty() && r.seconds.order > 0)
+    std::fprintf(stderr, "apsp_kokkos: vertex order: %s, %.3f s\n", r.order.c_str(), r.seconds.order);
+  else if (!r.order.empty())
+    std::fprintf(stderr, "apsp_kokkos: vertex order: %s\n", r.order.c_str());
   if (r.ceiling.rates.int32 > 0)
     std::fprintf(stderr, "apsp_kokkos: ceiling%s: %.3e int32%s relaxations/s (%s)\n", r.ranks > 1 ? " (all ranks)" : "",
                  r.ceiling.rates.int32,

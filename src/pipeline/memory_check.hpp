@@ -26,13 +26,14 @@ namespace apsp::Impl {
 /// both figures, when the host or the device cannot hold it.
 template <class ExecSpace, class Procs>
 void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, int64_t local_edges,
-                  bool edges_in_memory, RunReport& rep) {
+                  bool edges_in_memory, RunReport& rep, bool renumbered = false) {
   constexpr bool on_device = !host_is_device<ExecSpace>();
   const int64_t v = rep.vertices, n = padded_size(v, rep.block);
   const bool paths = !opt.predecessors.empty();
   // With --predecessors: the predecessor rows beside the distance rows, and where the solver
   // runs what the search takes (predecessor_search.hpp).
-  const int64_t rows = matrix_bytes(v, rep.block, most_rows, paths ? 8 : 4);
+  // Renumbered (graph/vertex_order.hpp): the result is gathered into a second matrix.
+  const int64_t rows = matrix_bytes(v, rep.block, most_rows, paths ? 8 : renumbered ? 8 : 4);
   SolverMemory extra = procs.template solver_memory<BlockedFloydWarshall<ExecSpace>>(v, rep.block);
   if (paths)
     extra.beside_matrix =
@@ -55,7 +56,9 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   const std::string matrix =
       (Procs::kMpi ? std::to_string(most_rows) + " rows of the " + std::to_string(n) + "^2 int32 matrix, pivot rows"
                    : std::to_string(n) + "^2 int32 distance matrix") +
-      (paths ? ", the predecessors and the edges" : "");
+      (paths        ? ", the predecessors and the edges"
+       : renumbered ? " twice (renumbered, --order)"
+                    : "");
   procs.collectively([&] {
     // The ranks of a node share its memory.
     const int64_t node_bytes = size_mul(rep.host_bytes, procs.ranks_on_node());

@@ -31,6 +31,7 @@
 #include "apsp/solver/blocked_fw.hpp"
 #include "apsp/solver/build_from_edges.hpp"
 #include "apsp/solver/distance_matrix.hpp"
+#include "apsp/solver/file_numbering.hpp"
 #include "apsp/solver/tile_row_partition.hpp"
 #include "background_task.hpp"
 #include "held_rows_check.hpp"
@@ -62,6 +63,7 @@ class RunStages {
     reserve_outputs();
     solve();
     release_solver();
+    restore_file_order();
     perturb();
     if (!verify()) return finish();  // a wrong answer is not written as if it were a result
     write();
@@ -118,12 +120,52 @@ class RunStages {
     const TileRowPartition part = partition_of(rep_.vertices);
     check_memory<ExecSpace>(opt_, procs_, int64_t(part.count(0)) * rep_.block, graph_->edges(), graph_->in_memory(),
                             rep_);
+    // Only then the numbering (its arrays are O(V + E), far below the matrix), and with it a
+    // second matrix for the result in the file's numbering.
+    choose_order();
+    if (order_.applied()) try {
+        check_memory<ExecSpace>(opt_, procs_, int64_t(part.count(0)) * rep_.block, graph_->edges(), graph_->in_memory(),
+                                rep_, true);
+      } catch (const InputError&) {
+        if (opt_.vertex_order == OrderChoice::nested) throw;
+        order_ = VertexOrder{};
+        order_.why = "the file's (no memory for the result's renumbered copy)";
+        check_memory<ExecSpace>(opt_, procs_, int64_t(part.count(0)) * rep_.block, graph_->edges(), graph_->in_memory(),
+                                rep_);
+      }
+    rep_.order = order_.why;
     // The matrix rows this process holds, and of them the result's rows it writes.
     first_row_ = int64_t(part.first(procs_.rank())) * rep_.block;
     matrix_rows_ = int64_t(part.count(procs_.rank())) * rep_.block;
     held_rows_ = result_rows(rep_.vertices, first_row_, matrix_rows_);
     rep_.seconds.read = procs_.slowest(seconds_since(t0));
   }
+  /// The numbering the solve takes (--order): one process holding the whole matrix, distances
+  /// only; a distributed run or --predecessors takes the file's.
+  void choose_order() {
+    const OrderChoice asked = opt_.vertex_order;
+    const char* cannot = Procs::kMpi ? "under MPI" : paths_ ? "with --predecessors" : nullptr;
+    if (cannot != nullptr) {
+      if (asked == OrderChoice::nested)
+        throw std::invalid_argument(std::string("--order nested is not available ") + cannot +
+                                    " (yet): use --order natural");
+      order_.why = std::string("the file's (") + cannot + ")";
+      return;
+    }
+    order_ = apsp::choose_order(*graph_, rep_.block, asked);
+    rep_.seconds.order = order_.seconds;
+  }
+
+  /// The result in the file's numbering, where the solve took another.
+  void restore_file_order() {
+    if (!order_.applied()) return;
+    const auto t0 = Clock::now();
+    ScopedRegion r("apsp::file_order");
+    *d_ = in_file_order(*d_, labels_);
+    labels_ = {};
+    rep_.seconds.file_order = seconds_since(t0);
+  }
+
   TileRowPartition partition_of(int64_t vertices) const {
     return procs_.partition(static_cast<int>(padded_size(vertices, rep_.block) / rep_.block));
   }
@@ -154,7 +196,8 @@ class RunStages {
       d_.emplace(rep_.vertices, rep_.block, first_row_, matrix_rows_);
       {
         const auto pinned = pin_cached_edges<ExecSpace>(*graph_);
-        initialise_from_edges(*d_, *graph_);
+        if (order_.applied()) labels_ = device_labels<ExecSpace>(order_.label);
+        initialise_from_edges(*d_, *graph_, order_.applied() ? labels_.data() : nullptr);
       }
       // Where a device solves, the edges read ahead are freed once the solve is done, beside the
       // copy back, instead of before the solve (0.04 s for 960 MB on an H200 host); a host backend
@@ -297,6 +340,8 @@ class RunStages {
   // file outlives the check, the matrices and the thread that prepares its pieces).
   std::optional<ScopedRegion> region_;
   std::optional<GraphFile> graph_;
+  VertexOrder order_;
+  Kokkos::View<int32_t*, typename ExecSpace::memory_space> labels_;  ///< order_'s labels where the solver runs
   ResultOutputs<ExecSpace> outputs_;
   std::optional<HeldRowsCheck<ExecSpace>> check_;
   std::optional<Matrix> d_, pred_;

@@ -12,6 +12,7 @@
 
 #include "apsp/check/verify.hpp"
 #include "apsp/graph/random_graph.hpp"
+#include "apsp/graph/vertex_order.hpp"
 #include "apsp/io/graph_file.hpp"
 #include "apsp/report/ceiling.hpp"
 
@@ -36,11 +37,12 @@ struct RunOptions {
   /// Where the run's clock starts: the process's start (or MPI_Init's) for a whole run, so that
   /// total_s is what a user times; default: when the pipeline starts.
   std::chrono::steady_clock::time_point started{};
-  std::string thread_binding;      ///< how host threads are bound, for the banner and the record
-  std::string backend;             ///< "" = Kokkos' default execution space
-  int block_size = 0;              ///< 0 = the backend's default (include/apsp/backends/)
-  int write_threads = 0;           ///< 0 = automatic
-  int64_t host_memory_limit = 0;   ///< bytes the run may use on the host; 0 = what the OS reports
+  std::string thread_binding;                         ///< how host threads are bound, for the banner and the record
+  std::string backend;                                ///< "" = Kokkos' default execution space
+  int block_size = 0;                                 ///< 0 = the backend's default (include/apsp/backends/)
+  OrderChoice vertex_order = OrderChoice::automatic;  ///< --order: the numbering the solve takes
+  int write_threads = 0;                              ///< 0 = automatic
+  int64_t host_memory_limit = 0;                      ///< bytes the run may use on the host; 0 = what the OS reports
   int64_t result_chunk_bytes = 0;  ///< device backends: result copied back in chunks of this size; 0 = 256 MiB
   /// Rows checked against Dijkstra: -1 none (--no-verify), 0 every row up to V = 512, else 8.
   int64_t verify_rows = kDefaultVerifyRows;
@@ -62,6 +64,9 @@ struct RunOptions {
 struct StageSeconds {
   double startup = 0;  ///< process start (MPI_Init under MPI) to the pipeline: loader, MPI, Kokkos, device, options
   double read = 0, build = 0, solve = 0;
+  /// --order: the numbering computed (part of read) and the result brought back to the file's
+  /// (part of solve).
+  double order = 0, file_order = 0;
   double copy_back = 0;  ///< device backends: time spent waiting for result copies (overlapped with writes)
   double verify = 0;     ///< what the self-check added after the solve (its reference rows may be computed beside it)
   double write = 0, total = 0;
@@ -92,6 +97,7 @@ struct RunReport {
   bool discarded = false;  ///< nothing to write: --no-output, or a device that discards (/dev/null)
   bool no_output = false;  ///< --no-output
   std::string graph;       ///< "file", or the generated graph's spec (RandomGraphSpec::describe)
+  std::string order;       ///< the vertex numbering the solve took, and why (VertexOrder::why)
   /// A text INPUT's reading (format, lines, self-loops dropped, weights rounded); none: binary.
   std::optional<ConversionSummary> text_input;
   int ranks = 1;  ///< MPI processes sharing the run

@@ -48,15 +48,17 @@ struct FirstBadEdge {
 };
 
 /// d(s, t) = min(d(s, t), w) for each edge whose source row is held; self-loops never
-/// shorten d(i, i) = 0.
+/// shorten d(i, i) = 0. With `label`, vertex x is label[x] in the matrix (graph/vertex_order.hpp).
 template <class EdgeView>
 struct ScatterEdges {
   EdgeView edges;
   int32_t* m;
   int64_t n, first_row, rows;
+  const int32_t* label = nullptr;
+  KOKKOS_INLINE_FUNCTION int32_t at(int32_t x) const { return label != nullptr ? label[x] : x; }
   KOKKOS_INLINE_FUNCTION void operator()(const int64_t i) const {
-    const int64_t s = edges(3 * i) - first_row;
-    const int32_t t = edges(3 * i + 1), w = edges(3 * i + 2);
+    const int64_t s = at(edges(3 * i)) - first_row;
+    const int32_t t = at(edges(3 * i + 1)), w = edges(3 * i + 2);
     if (s >= 0 && s < rows && s + first_row != t) Kokkos::atomic_fetch_min(m + s * n + t, w);
   }
 };
@@ -72,10 +74,10 @@ int64_t first_bad_edge(const EdgeView& edges, int64_t count, int64_t begin, int6
 }
 
 template <class ExecSpace, class EdgeView>
-void scatter_edges(const DistanceMatrix<ExecSpace>& d, const EdgeView& edges, int64_t count) {
+void scatter_edges(const DistanceMatrix<ExecSpace>& d, const EdgeView& edges, int64_t count, const int32_t* label) {
   Kokkos::parallel_for("apsp::build::scatter_edges",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, count),
-                       ScatterEdges<EdgeView>{edges, d.data.data(), d.n, d.first_row, d.rows});
+                       ScatterEdges<EdgeView>{edges, d.data.data(), d.n, d.first_row, d.rows, label});
 }
 
 }  // namespace Impl
@@ -84,8 +86,9 @@ void scatter_edges(const DistanceMatrix<ExecSpace>& d, const EdgeView& edges, in
 /// out of a vertex of those rows, keeping the lightest of repeated edges. Checks every edge on
 /// the way (all of them, whichever rows are held, so that every rank of a distributed run
 /// reaches the same verdict) and throws InputError naming the first that breaks the rules.
+/// `label` (in ExecSpace's memory, V entries; null: none): each vertex's number in the matrix.
 template <class ExecSpace>
-void initialise_from_edges(const DistanceMatrix<ExecSpace>& d, const GraphFile& graph) {
+void initialise_from_edges(const DistanceMatrix<ExecSpace>& d, const GraphFile& graph, const int32_t* label = nullptr) {
   if (d.rows > 0)
     Kokkos::parallel_for("apsp::build::fill", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(d.rows), Kokkos::AUTO),
                          Impl::FillRows<ExecSpace>{d.data.data(), d.n, d.first_row});
@@ -120,12 +123,12 @@ void initialise_from_edges(const DistanceMatrix<ExecSpace>& d, const GraphFile& 
     int64_t bad;
     if constexpr (host_accessible) {
       bad = Impl::first_bad_edge<ExecSpace>(on_host, count, begin, d.vertices, max_weight);
-      if (bad < 0) Impl::scatter_edges(d, on_host, count);
+      if (bad < 0) Impl::scatter_edges(d, on_host, count, label);
     } else {
       auto dst = Kokkos::subview(staging, std::make_pair<size_t, size_t>(0, 3 * count));
       Kokkos::deep_copy(dst, on_host);
       bad = Impl::first_bad_edge<ExecSpace>(dst, count, begin, d.vertices, max_weight);
-      if (bad < 0) Impl::scatter_edges(d, dst, count);
+      if (bad < 0) Impl::scatter_edges(d, dst, count, label);
     }
     if (bad >= 0) graph.throw_bad_edge(bad);
   }
