@@ -75,7 +75,7 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
                      " edges per vertex that splits into components or by a "
                      "separator of at most V/" +
                      std::to_string(kSeparatorShare) +
-                     " vertices, where a second matrix fits; else natural). One process, distances only")
+                     " vertices, where one more matrix fits; else natural). One process")
       ->check(CLI::IsMember({"auto", "natural", "nested"}));
   app.add_flag("-q,--quiet", cl.quiet, "print nothing but errors (and a FAILED check)");
   raw.verify = app.add_flag("--verify{default}", raw.verify_k,

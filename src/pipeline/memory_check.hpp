@@ -32,8 +32,8 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   const bool paths = !opt.predecessors.empty();
   // With --predecessors: the predecessor rows beside the distance rows, and where the solver
   // runs what the search takes (predecessor_search.hpp).
-  // Renumbered (graph/vertex_order.hpp): the result is gathered into a second matrix.
-  const int64_t rows = matrix_bytes(v, rep.block, most_rows, paths ? 8 : renumbered ? 8 : 4);
+  // Renumbered (graph/vertex_order.hpp): each result matrix is gathered into a new one in turn.
+  const int64_t rows = matrix_bytes(v, rep.block, most_rows, (paths ? 8 : 4) + (renumbered ? 4 : 0));
   SolverMemory extra = procs.template solver_memory<BlockedFloydWarshall<ExecSpace>>(v, rep.block);
   if (paths)
     extra.beside_matrix =
@@ -56,9 +56,7 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   const std::string matrix =
       (Procs::kMpi ? std::to_string(most_rows) + " rows of the " + std::to_string(n) + "^2 int32 matrix, pivot rows"
                    : std::to_string(n) + "^2 int32 distance matrix") +
-      (paths        ? ", the predecessors and the edges"
-       : renumbered ? " twice (renumbered, --order)"
-                    : "");
+      (paths ? ", the predecessors and the edges" : "") + (renumbered ? ", one more matrix for --order" : "");
   procs.collectively([&] {
     // The ranks of a node share its memory.
     const int64_t node_bytes = size_mul(rep.host_bytes, procs.ranks_on_node());

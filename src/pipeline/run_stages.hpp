@@ -140,28 +140,27 @@ class RunStages {
     held_rows_ = result_rows(rep_.vertices, first_row_, matrix_rows_);
     rep_.seconds.read = procs_.slowest(seconds_since(t0));
   }
-  /// The numbering the solve takes (--order): one process holding the whole matrix, distances
-  /// only; a distributed run or --predecessors takes the file's.
+  /// The numbering the solve takes (--order): one process holding the whole matrix; a
+  /// distributed run takes the file's.
   void choose_order() {
     const OrderChoice asked = opt_.vertex_order;
-    const char* cannot = Procs::kMpi ? "under MPI" : paths_ ? "with --predecessors" : nullptr;
-    if (cannot != nullptr) {
+    if (Procs::kMpi) {
       if (asked == OrderChoice::nested)
-        throw std::invalid_argument(std::string("--order nested is not available ") + cannot +
-                                    " (yet): use --order natural");
-      order_.why = std::string("the file's (") + cannot + ")";
+        throw std::invalid_argument("--order nested is not available under MPI (yet): use --order natural");
+      order_.why = "the file's (under MPI)";
       return;
     }
     order_ = apsp::choose_order(*graph_, rep_.block, asked);
     rep_.seconds.order = order_.seconds;
   }
 
-  /// The result in the file's numbering, where the solve took another.
+  /// The result in the file's numbering, where the solve took another (one matrix at a time).
   void restore_file_order() {
     if (!order_.applied()) return;
     const auto t0 = Clock::now();
     ScopedRegion r("apsp::file_order");
     *d_ = in_file_order(*d_, labels_);
+    if (pred_) *pred_ = in_file_order(*pred_, labels_, "apsp::predecessor_matrix");
     labels_ = {};
     rep_.seconds.file_order = seconds_since(t0);
   }
@@ -278,7 +277,14 @@ class RunStages {
     });
     const EdgeRows<ExecSpace> all = whole_graph_edges(procs_, *mine);
     mine.reset();
-    procs_.collectively([&] { find_predecessors(*d_, held_rows_, all, *pred_); });
+    // Under another numbering, each predecessor as its number in the file (the tie rule's).
+    Kokkos::View<int32_t*, typename ExecSpace::memory_space> original;
+    if (order_.applied()) {
+      std::vector<int32_t> inverse(order_.label.size());
+      for (size_t x = 0; x < inverse.size(); ++x) inverse[size_t(order_.label[x])] = int32_t(x);
+      original = device_labels<ExecSpace>(inverse);
+    }
+    procs_.collectively([&] { find_predecessors(*d_, held_rows_, all, *pred_, original.data()); });
     rep_.seconds.predecessors = procs_.slowest(seconds_since(t0));
   }
 

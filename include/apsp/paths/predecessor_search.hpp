@@ -19,6 +19,11 @@
 //
 // One team searches one source at a time: levels in turn (team barriers), the frontier's
 // vertices split over the team's threads; a host backend's team is one thread, a GPU's 128.
+//
+// Under another numbering of the vertices (--order, graph/vertex_order.hpp) the search runs in
+// the solve's numbering and writes each predecessor as its number in the file (`original`), so
+// that "the smallest vertex" is the file's, as without it; the rows and columns are brought back
+// with the distances'.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -47,7 +52,8 @@ struct PredecessorSearch {
   int64_t n, first_row, rows, vertices;
   const int64_t* offsets;  // the shortest edges of the whole graph, by tail
   const int32_t *heads, *weights;
-  int32_t* work;  // per team: the level of each vertex, and two frontiers (3 V)
+  int32_t* work;                      // per team: the level of each vertex, and two frontiers (3 V)
+  const int32_t* original = nullptr;  // each vertex's number in the file, or null: the same
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     int32_t* level = work + 3 * vertices * team.league_rank();
@@ -88,7 +94,8 @@ struct PredecessorSearch {
           if (du + weights[e] != dist[j]) continue;  // not tight for s (du is finite: u was reached)
           const int32_t was = Kokkos::atomic_compare_exchange(&level[j], kUnreached, next_level);
           if (was == kUnreached) to[Kokkos::atomic_fetch_add(to_count, 1)] = j;
-          if (was == kUnreached || was == next_level) Kokkos::atomic_fetch_min(&p[j], u);
+          if (was == kUnreached || was == next_level)
+            Kokkos::atomic_fetch_min(&p[j], original != nullptr ? original[u] : u);
         }
       });
       team.team_barrier();
@@ -132,10 +139,11 @@ int64_t predecessor_search_bytes(int64_t vertices, int64_t rows, int64_t local_e
 }
 
 /// pred = the predecessors (the tie rule above) of the solved rows `d` holds (the first
-/// `rows` of them, rows of real vertices), given the shortest edges of the whole graph.
+/// `rows` of them, rows of real vertices), given the shortest edges of the whole graph;
+/// `original` (where the solver runs, V entries; null: none): each vertex's number in the file.
 template <class ExecSpace>
 void find_predecessors(const DistanceMatrix<ExecSpace>& d, int64_t rows, const EdgeRows<ExecSpace>& shortest,
-                       const DistanceMatrix<ExecSpace>& pred) {
+                       const DistanceMatrix<ExecSpace>& pred, const int32_t* original = nullptr) {
   if (rows <= 0) return;
   const int64_t teams = Impl::search_teams<ExecSpace>(rows);
   Kokkos::View<int32_t*, typename ExecSpace::memory_space> work(
@@ -145,7 +153,7 @@ void find_predecessors(const DistanceMatrix<ExecSpace>& d, int64_t rows, const E
   Kokkos::parallel_for("apsp::paths::search", policy,
                        Impl::PredecessorSearch<ExecSpace>{d.data.data(), pred.data.data(), d.n, d.first_row, rows,
                                                           d.vertices, shortest.offsets.data(), shortest.heads.data(),
-                                                          shortest.weights.data(), work.data()});
+                                                          shortest.weights.data(), work.data(), original});
   ExecSpace().fence();
 }
 

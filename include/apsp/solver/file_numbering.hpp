@@ -35,7 +35,7 @@ struct GatherFileOrder {
 
 }  // namespace Impl
 
-/// Each vertex's number in the solve, where the solver runs.
+/// Each vertex's number in the solve (or, given the inverse, in the file), where the solver runs.
 template <class ExecSpace>
 Kokkos::View<int32_t*, typename ExecSpace::memory_space> device_labels(const std::vector<int32_t>& label) {
   Kokkos::View<int32_t*, typename ExecSpace::memory_space> d(
@@ -45,11 +45,13 @@ Kokkos::View<int32_t*, typename ExecSpace::memory_space> device_labels(const std
   return d;
 }
 
-/// The whole matrix `solved` (vertex x at label[x]) in the file's numbering, in a new matrix.
+/// The whole matrix `solved` (vertex x at label[x]) in the file's numbering, in a new matrix
+/// (entries moved as they are: the predecessor matrix holds the file's numbers already).
 template <class ExecSpace>
 DistanceMatrix<ExecSpace> in_file_order(const DistanceMatrix<ExecSpace>& solved,
-                                        const Kokkos::View<int32_t*, typename ExecSpace::memory_space>& label) {
-  DistanceMatrix<ExecSpace> out(solved.vertices, solved.block);
+                                        const Kokkos::View<int32_t*, typename ExecSpace::memory_space>& label,
+                                        const char* name = "apsp::distance_matrix") {
+  DistanceMatrix<ExecSpace> out(solved.vertices, solved.block, 0, padded_size(solved.vertices, solved.block), name);
   Kokkos::parallel_for(
       "apsp::file_numbering", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(out.rows), Kokkos::AUTO),
       Impl::GatherFileOrder<ExecSpace>{solved.data.data(), out.data.data(), label.data(), out.n, out.vertices});
