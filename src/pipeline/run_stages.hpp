@@ -120,8 +120,8 @@ class RunStages {
     const TileRowPartition part = partition_of(rep_.vertices);
     check_memory<ExecSpace>(opt_, procs_, int64_t(part.count(0)) * rep_.block, graph_->edges(), graph_->in_memory(),
                             rep_);
-    // Only then the numbering (its arrays are O(V + E), far below the matrix), and with it a
-    // second matrix for the result in the file's numbering.
+    // Only then the numbering (its arrays are O(V + E), far below the matrix), and with it one
+    // more matrix, into which each result is gathered back to the file's numbering in turn.
     choose_order();
     if (order_.applied()) try {
         check_memory<ExecSpace>(opt_, procs_, int64_t(part.count(0)) * rep_.block, graph_->edges(), graph_->in_memory(),
