@@ -153,9 +153,9 @@ VertexOrder nested_dissection(const GraphFile& graph, int leaf) {
   VertexOrder order;
   const int32_t v = graph.vertices();
   const Adjacency g(graph);
-  const std::vector<int32_t> sequence = Dissection(g, v, std::max(leaf, 1)).run(order);
+  order.original = Dissection(g, v, std::max(leaf, 1)).run(order);
   order.label.assign(size_t(v), 0);
-  for (int32_t i = 0; i < v; ++i) order.label[size_t(sequence[size_t(i)])] = i;
+  for (int32_t i = 0; i < v; ++i) order.label[size_t(order.original[size_t(i)])] = i;
   order.seconds = seconds_since(t0);
   return order;
 }

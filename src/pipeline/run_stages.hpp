@@ -279,11 +279,7 @@ class RunStages {
     mine.reset();
     // Under another numbering, each predecessor as its number in the file (the tie rule's).
     Kokkos::View<int32_t*, typename ExecSpace::memory_space> original;
-    if (order_.applied()) {
-      std::vector<int32_t> inverse(order_.label.size());
-      for (size_t x = 0; x < inverse.size(); ++x) inverse[size_t(order_.label[x])] = int32_t(x);
-      original = device_labels<ExecSpace>(inverse);
-    }
+    if (order_.applied()) original = device_labels<ExecSpace>(order_.original);
     procs_.collectively([&] { find_predecessors(*d_, held_rows_, all, *pred_, original.data()); });
     rep_.seconds.predecessors = procs_.slowest(seconds_since(t0));
   }

@@ -21,9 +21,10 @@ namespace apsp {
 enum class OrderChoice { automatic, natural, nested };
 
 struct VertexOrder {
-  std::vector<int32_t> label;  ///< label[v]: the number vertex v takes in the solve; empty: the file's
-  int64_t components = 1;      ///< connected components of the undirected graph
-  int64_t largest = 0;         ///< vertices of the largest
+  std::vector<int32_t> label;     ///< label[v]: the number vertex v takes in the solve; empty: the file's
+  std::vector<int32_t> original;  ///< its inverse: original[i] is the file's number of vertex i of the solve
+  int64_t components = 1;         ///< connected components of the undirected graph
+  int64_t largest = 0;            ///< vertices of the largest
   /// Vertices of the largest component's first separator (all of them where no level splits it;
   /// 0 where it is at most a tile).
   int64_t separator = 0;
