@@ -8,6 +8,7 @@
 // nothing of them.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,20 @@ TEST(RoundBlockTiles, EveryTileGetsEachRoundOnce) {
               for (int r = 0; r < R; ++r)
                 EXPECT_EQ(got[at(i, j) * R + size_t(r)], 1) << "round " << k + r << ", tile (" << i << ", " << j << ")";
         }
+}
+
+// The strips' product reads strip operands that other teams of its kernel lower meanwhile, so it
+// takes no least entries (PackedTiles' case 3 subtracts them from every operand); the fused
+// products, over final operands, take them.
+TEST(RoundBlockTiles, OnlyTheFusedProductsTakeTheStripsLeastEntries) {
+  const int nb = 10;
+  const std::vector<int32_t> marks(size_t(12 * nb), 0);
+  for (auto part :
+       {Impl::BlockTiles<int32_t>::strips, Impl::BlockTiles<int32_t>::rest, Impl::BlockTiles<int32_t>::cross}) {
+    const Impl::BlockTiles<int32_t> t{nullptr, 0, 128, 0, 4, nb, 4, part, marks.data(), nullptr, int64_t(6) * nb};
+    EXPECT_EQ(t.marks_of(5, 7).least, part == Impl::BlockTiles<int32_t>::strips ? 0 : int64_t(6) * nb);
+    EXPECT_EQ(t.marks_of(5, 7).bk, marks.data() + nb + 7);
+  }
 }
 
 }  // namespace

@@ -22,6 +22,16 @@
 #define APSP_UNROLL
 #endif
 
+// A function compiled on its own, not into its caller: on a GPU, registers allocated for it
+// alone (solver/packed_tiles.hpp).
+#if defined(__NVCC__) || defined(__HIPCC__)
+#define APSP_NOINLINE __noinline__
+#elif defined(__GNUC__)
+#define APSP_NOINLINE __attribute__((noinline))
+#else
+#define APSP_NOINLINE
+#endif
+
 namespace apsp {
 
 /// Backend tuning knobs for the blocked Floyd-Warshall kernels.
@@ -66,8 +76,9 @@ namespace apsp {
 /// - `kPackedTiles`: whether the tuned product runs in 16-bit lanes where a tile's entries allow
 ///   it (include/apsp/solver/packed_tiles.hpp); then `packed_min_plus(c, a, b)` relaxes the two
 ///   halves of a word at once, `team_all(team, v)` is a barrier that returns whether v holds
-///   on every thread of the team, and `pack_capped(lo, hi)` puts two values capped at 2^15 - 1
-///   in one word (register_tile_team.hpp has the portable form).
+///   on every thread of the team, `pack_capped(lo, hi)` puts two values capped at 2^15 - 1
+///   in one word and `max3(a, b, c)` is the largest of three (register_tile_team.hpp has the
+///   portable forms).
 template <class ExecSpace>
 struct BackendTraits;
 

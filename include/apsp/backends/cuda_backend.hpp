@@ -191,6 +191,15 @@ struct BackendTraits<Kokkos::Cuda> : RegisterTileTeam<APSP_CUDA_TILE_ROWS, APSP_
     return RegisterTileTeam<APSP_CUDA_TILE_ROWS, APSP_CUDA_TILE_COLS, 16>::pack_capped(lo, hi);
 #endif
   }
+  /// max(a, b, c): one VIMNMX3 on sm_90 (a DPX instruction), where PackedTiles takes the
+  /// largest entry of each block of C it loads.
+  KOKKOS_FORCEINLINE_FUNCTION static int32_t max3(int32_t a, int32_t b, int32_t c) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+    return __vimax3_s32(a, b, c);
+#else
+    return RegisterTileTeam<APSP_CUDA_TILE_ROWS, APSP_CUDA_TILE_COLS, 16>::max3(a, b, c);
+#endif
+  }
   /// Whether v holds on every thread of the team: a team is the whole block (one vector lane),
   /// so one barrier with a vote (BAR.RED.AND).
   template <class Team>

@@ -40,6 +40,11 @@ struct RegisterTileTeam {
                    h = uint32_t(hi) < cap ? uint32_t(hi) : cap;
     return int32_t(l | h << 16);
   }
+  /// (kPackedTiles) max(a, b, c): a backend may have one instruction for it.
+  KOKKOS_INLINE_FUNCTION static int32_t max3(int32_t a, int32_t b, int32_t c) {
+    const int32_t ab = a > b ? a : b;
+    return ab > c ? ab : c;
+  }
   // One thread per thread tile; Kokkos puts team threads on threadIdx.y, so with one vector
   // lane consecutive lanes of a warp (wavefront) are consecutive team ranks.
   static int vector_length(int /*block*/) { return 1; }

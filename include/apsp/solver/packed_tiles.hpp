@@ -3,7 +3,7 @@
 // VIADDMNMX.U16x2 relaxes two entries) wherever the tile being updated allows it, decided per
 // tile by the whole team. The matrix stays int32; only the registers and the staged slices of
 // one product hold 16-bit halves. Operands are staged capped, f(x) = min(x, kCap), kCap =
-// 2^15 - 1, so f(a) + f(b) <= 2 kCap < 2^16 and no lane wraps. Two cases qualify:
+// 2^15 - 1, so f(a) + f(b) <= 2 kCap < 2^16 and no lane wraps. Three cases qualify:
 //
 // 1. Every entry c of C is at most kCap (no INF). For a, b >= 0: if a + b < kCap, neither is
 //    capped and f(a) + f(b) = a + b; otherwise f(a) + f(b) >= kCap >= c and a + b >= kCap >= c,
@@ -19,8 +19,17 @@
 //    condition holds to the end of the product. C is packed capped in both cases (in case 1 the
 //    cap changes nothing); case 2's test of C is one add and a half per entry while C is loaded
 //    (see product()).
-// Any other tile (a distance of kCap or more beside an INF, a long path) takes the int32
-// product.
+// 3. C holds no INF, and every entry c is at most o + kCap, where o = a0 + b0 and a0 and b0 are
+//    the least entries of the operands (the caller knows them: the marks keep each operand
+//    tile's least entry where the operands stay as marked while the product reads them). Every
+//    sum a + b is at least o, so min(c, a + b) = o + min(c - o, (a - a0) + (b - b0)): case 1 in
+//    the shifted entries, which are all >= 0 and c - o <= kCap. An entry c below o takes no
+//    relaxation of this product; its lane starts at 0 and stays there, and the store writes
+//    min(c, o + lane) = c (C is read again), as it writes o + lane = min(c, o + lane) for every
+//    other. Distances past 2^15 whose tiles are close together (heavy weights, far clusters)
+//    take 16-bit lanes so.
+// Any other tile (a distance of kCap or more beside an INF, a C spread wider than kCap) takes
+// the int32 product.
 //
 // The ALU pipe that runs the packed add-min also runs every other integer instruction of the
 // kernel (ncu on one H200: 4096 VIADDMNMX.U16x2 and about 590 other ALU instructions per tile
@@ -29,6 +38,14 @@
 // the unpacking's subtraction is an IMAD (the FMA pipe). The C test's increments stay ALU adds:
 // as IMADs by a 1 the compiler cannot see (Traits::unit()), one H200 solved the 4-component
 // graph 2 % faster but random V = 20000 1 % and the grid 8 % slower.
+//
+// Case 3 costs the other cases a three-input max per two entries of C as it is loaded (one
+// VIMNMX3 on sm_90); its shift is a branch in the slice loop (the same on every thread), its
+// offsets read back from shared memory. product() is
+// compiled on its own (APSP_NOINLINE), not into the kernel that calls it: inlined, its case 3
+// made ptxas spill in the int32 product beside it (40 to 52 bytes per thread in the fused
+// kernels), and a graph whose tiles all take int32 (weights 40000..97000) solved 4-5 % slower
+// on one H200; on its own it spills nothing and that graph solves as before.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -65,7 +82,7 @@ struct PackedTiles {
   // A staged slice: A's B rows by S pivots, pivot-major, each value twice in its word (so one
   // 16-byte load gives four rows' operands ready for a packed add); then Bk's S rows by B
   // columns, two columns per word. Rows padded by 4 words (16-byte aligned).
-  static constexpr int kAPitch = B + 4;
+  static constexpr int kAPitch = B + 4;  // past B: padding (relax_slices keeps case 3's offsets there)
   static constexpr int kBPitch = B / 2 + 4;
   static constexpr int kBOffset = S * kAPitch;
   static constexpr int kBuffer = kBOffset + S * kBPitch;
@@ -103,15 +120,26 @@ struct PackedTiles {
       a_src += S;
       b_src += S * int(ld);
     }
-    KOKKOS_FORCEINLINE_FUNCTION void store(int32_t* buf) const {
+    /// Packs the held entries into `buf`; kShifted (case 3): less a0 (A's) and b0 (Bk's), each
+    /// entry packed as soon as it is shifted.
+    template <bool kShifted>
+    KOKKOS_FORCEINLINE_FUNCTION void store(int32_t* buf, int32_t a0 = 0, int32_t b0 = 0) const {
       APSP_UNROLL
-      for (int j = 0; j < kAPer; ++j) buf[a_dst + j * kAPitch] = Traits::pack_capped(held_a[j], held_a[j]);
+      for (int j = 0; j < kAPer; ++j) {
+        const int32_t x = kShifted ? held_a[j] - a0 : held_a[j];
+        buf[a_dst + j * kAPitch] = Traits::pack_capped(x, x);
+      }
       int32_t w[kWords];
       APSP_UNROLL
-      for (int q = 0; q < kWords; ++q) w[q] = Traits::pack_capped(held_b[2 * q], held_b[2 * q + 1]);
+      for (int q = 0; q < kWords; ++q)
+        w[q] = kShifted ? Traits::pack_capped(held_b[2 * q] - b0, held_b[2 * q + 1] - b0)
+                        : Traits::pack_capped(held_b[2 * q], held_b[2 * q + 1]);
       if (kBThreads == kThreads || b_part) Traits::template store_run<kWords>(buf + b_dst, w);
     }
   };
+
+  /// Which case above a product takes: 1, 2 or 3.
+  enum class Lanes { fit, inf_held, shifted };
 
   /// Whether every entry of a tile is INF or at most kSmall: an operand of case 2 (above).
   KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) { return v <= kSmall || v == kInf; }
@@ -119,24 +147,32 @@ struct PackedTiles {
   /// c = min(c, a (min,+) bk) over the B pivots of a whole round (kRounds whole rounds: A's
   /// kRounds B columns from a, Bk's kRounds B rows from bk, one round after the other), in
   /// 16-bit lanes, if c's entries allow it (case 1 above; case 2 where `marks` say that every
-  /// finite entry of a and bk is at most kSmall); otherwise nothing is written and false is
-  /// returned (the same on every thread of the team), and the caller takes the int32 product.
+  /// finite entry of a and bk is at most kSmall; case 3 where they keep the operands' least
+  /// entries); otherwise nothing is written and false is returned (the same on every thread of
+  /// the team), and the caller takes the int32 product.
   /// Scratch: two slice buffers. C may be A or Bk (phase 2): they are read before c is written.
-  /// Both cases hold through a second round's pivots as through the first's: relaxations never
-  /// raise an entry, and in case 2 the marks cover both rounds' operands.
+  /// Every case holds through a second round's pivots as through the first's: relaxations never
+  /// raise an entry, in case 2 the marks cover both rounds' operands, and in case 3 the least
+  /// entries are the lower of both rounds' (OperandMarks::least_entries).
   template <int kRounds = 1, class Team>
-  KOKKOS_FORCEINLINE_FUNCTION static bool product(const Team& team, int32_t* c, const int32_t* a, const int32_t* bk,
-                                                  int64_t ld, int32_t* scratch, OperandMarks marks = {}) {
+  KOKKOS_FUNCTION APSP_NOINLINE static bool product(const Team& team, int32_t* c, const int32_t* a, const int32_t* bk,
+                                                    int64_t ld, int32_t* scratch, OperandMarks marks = {}) {
     const int me = Traits::recompute_later(team.team_rank());
     const int ty = me / kColThreads, tx = me % kColThreads;
     Staging staging(me, ld);
-    staging.load(a, bk, ld);            // the first slice's loads in flight with C's
-    const bool marked = marks.small();  // loaded beside C, used only where case 1 fails
+    staging.load(a, bk, ld);  // the first slice's loads in flight with C's
+    // The marks are loaded beside C and used only where case 1 fails (the same on every thread).
+    const bool marked = marks.small();
+    // Case 3's a0 and b0, and whether it may be taken: o = a0 + b0 (at most 2 INF < 2^31), and
+    // C's entries up to o + kCap are then below INF.
+    int32_t a_least = 0, bk_least = 0;
+    const bool shiftable = marks.least_entries(a_least, bk_least) && a_least + bk_least < kInf - int32_t(kCap);
     int32_t acc[kRows][kWords];
     uint32_t seen = 0;  // every bit set in some entry of this thread's block
     // The same of every entry + 1: bits 15 to 29 are clear iff every entry is below kCap or INF
     // (INF + 1 = 2^30; entries are distances, at most INF): case 2's condition on C.
     uint32_t seen_next = 0;
+    int32_t top = 0;  // the largest entry: case 3's condition on C
     const int32_t* corner = c + (ty * kRowRun) * ld + tx * kCols;
     APSP_UNROLL
     for (int i = 0; i < kRows; ++i) {
@@ -146,18 +182,38 @@ struct PackedTiles {
       for (int q = 0; q < kWords; ++q) {
         seen |= uint32_t(v[2 * q]) | uint32_t(v[2 * q + 1]);
         seen_next |= (uint32_t(v[2 * q]) + 1u) | (uint32_t(v[2 * q + 1]) + 1u);
+        top = Traits::max3(top, v[2 * q], v[2 * q + 1]);
         acc[i][q] = Traits::pack_capped(v[2 * q], v[2 * q + 1]);
       }
     }
-    // Case 1, else case 2 (a second vote only for tiles that fail the first).
-    bool inf_held = false;
+    // Case 1, else case 2, else case 3 (a vote each, only for tiles that fail the ones before,
+    // none where the marks rule a case out). Case 3 reads C again for its shifted lanes.
+    Lanes lanes = Lanes::fit;
     if (!Traits::team_all(team, (seen & ~kCap) == 0)) {
       constexpr uint32_t kLong = uint32_t(kInf) & ~kCap;  // bits 15 to 29
-      if (!Traits::team_all(team, marked && (seen_next & kLong) == 0)) return false;
-      inf_held = true;
+      if (marked && Traits::team_all(team, (seen_next & kLong) == 0))
+        lanes = Lanes::inf_held;
+      else if (shiftable && Traits::team_all(team, top - (a_least + bk_least) <= int32_t(kCap)))
+        lanes = Lanes::shifted;
+      else
+        return false;
+      if (lanes == Lanes::shifted) load_shifted(acc, corner, ld, a_least + bk_least);
     }
 
-    staging.store(scratch);
+    // The slices. Case 3 shifts the operands as it stages them, by a0 and b0 that wait in the
+    // first slice buffer's padding (row 0 of A, past its B columns: no slice is staged there) and
+    // are read back for each slice after its barrier: the loop keeps no register for them, and
+    // cases 1 and 2 only branch past the shift (the same way on every thread).
+    const bool shifted = lanes == Lanes::shifted;
+    if (shifted) {
+      staging.template store<true>(scratch, a_least, bk_least);
+      if (team.team_rank() == 0) {
+        scratch[B] = a_least;
+        scratch[B + 1] = bk_least;
+      }
+    } else {
+      staging.template store<false>(scratch);
+    }
     team.team_barrier();
     constexpr int kSlices = kRounds * B / S;
     // One barrier per slice: slice s + 1 is stored into the buffer that slice s - 1 used,
@@ -165,23 +221,43 @@ struct PackedTiles {
     for (int s = 0; s + 1 < kSlices; ++s) {
       staging.load(a, bk, ld);
       relax(acc, scratch + (s & 1) * kBuffer, ty, tx);
-      staging.store(scratch + ((s + 1) & 1) * kBuffer);
+      if (shifted)
+        staging.template store<true>(scratch + ((s + 1) & 1) * kBuffer, scratch[B], scratch[B + 1]);
+      else
+        staging.template store<false>(scratch + ((s + 1) & 1) * kBuffer);
       team.team_barrier();
     }
     relax(acc, scratch + ((kSlices - 1) & 1) * kBuffer, ty, tx);
 
     int32_t* out = Traits::recompute_later(c + (ty * kRowRun) * ld + tx * kCols);
-    if (inf_held)
-      store<true>(acc, out, ld);
+    if (lanes == Lanes::fit)
+      store<Lanes::fit>(acc, out, ld);
+    else if (lanes == Lanes::inf_held)
+      store<Lanes::inf_held>(acc, out, ld);
     else
-      store<false>(acc, out, ld);
+      store<Lanes::shifted>(acc, out, ld, scratch[B] + scratch[B + 1]);
     return true;
   }
 
-  /// A thread's block from its lanes to C (from `out`); in case 2 (kInfHeld) a lane at kCap or
-  /// above is INF.
-  template <bool kInfHeld>
-  KOKKOS_FORCEINLINE_FUNCTION static void store(const int32_t (&acc)[kRows][kWords], int32_t* out, int64_t ld) {
+  /// (Case 3) A thread's block of C read again into its lanes as c - o, 0 where c is below o.
+  KOKKOS_FORCEINLINE_FUNCTION static void load_shifted(int32_t (&acc)[kRows][kWords], const int32_t* corner, int64_t ld,
+                                                       int32_t base) {
+    APSP_UNROLL
+    for (int i = 0; i < kRows; ++i) {
+      int32_t v[kCols];
+      Traits::template copy_run<kCols>(v, corner + row_offset(i) * ld);
+      APSP_UNROLL
+      for (int j = 0; j < kCols; ++j) v[j] = v[j] - base > 0 ? v[j] - base : 0;
+      APSP_UNROLL
+      for (int q = 0; q < kWords; ++q) acc[i][q] = Traits::pack_capped(v[2 * q], v[2 * q + 1]);
+    }
+  }
+
+  /// A thread's block from its lanes to C (from `out`); in case 2 a lane at kCap or above is
+  /// INF; in case 3 an entry is min(c, base + lane), C read again.
+  template <Lanes kLanes>
+  KOKKOS_FORCEINLINE_FUNCTION static void store(const int32_t (&acc)[kRows][kWords], int32_t* out, int64_t ld,
+                                                int32_t base = 0) {
     // lo = x - hi * 2^16, an IMAD (the FMA pipe): with the constant in view the compiler turns
     // it back into x & 0xffff, a LOP3 on the ALU pipe.
     const uint32_t unit = Traits::recompute_later(0x10000u);
@@ -194,9 +270,15 @@ struct PackedTiles {
         v[2 * q] = int32_t(uint32_t(acc[i][q]) - hi * unit);
         v[2 * q + 1] = int32_t(hi);
       }
-      if constexpr (kInfHeld) {
+      if constexpr (kLanes == Lanes::inf_held) {
         APSP_UNROLL
         for (int j = 0; j < kCols; ++j) v[j] = uint32_t(v[j]) >= kCap ? kInf : v[j];
+      }
+      if constexpr (kLanes == Lanes::shifted) {
+        int32_t was[kCols];
+        Traits::template copy_run<kCols>(was, out + row_offset(i) * ld);
+        APSP_UNROLL
+        for (int j = 0; j < kCols; ++j) v[j] = v[j] + base < was[j] ? v[j] + base : was[j];
       }
       Traits::template store_run<kCols>(out + row_offset(i) * ld, v);
     }

@@ -94,22 +94,24 @@ struct PairRounds {
     const RoundOps round_ops(rb);
     // The strip marks of a wide block: two sets for the fused products (the next
     // block's opening marks its own while the rest of the current one reads these), then one
-    // for the opening's product of the strips.
+    // for the opening's product of the strips; behind them the strips' least entries.
+    const int64_t strip_least = 6 * int64_t(nb);
     const Kokkos::View<int32_t*, typename ExecSpace::memory_space> strip_marks(
-        "apsp::strip_marks",
-        rounds >= std::min({wide.fours_from, wide.eights_from, wide.sixteens_from}) ? size_t(6 * nb) : size_t(0));
+        "apsp::strip_marks", rounds >= std::min({wide.fours_from, wide.eights_from, wide.sixteens_from})
+                                 ? size_t(2 * strip_least)
+                                 : size_t(0));
     int wide_blocks = 0;  // blocks of four, eight or sixteen opened
     auto wide_marks = [&](int block) { return strip_marks.data() + (block % 2) * 2 * nb; };
     int32_t* const opening_marks = strip_marks.data() + 4 * nb;
     auto mark_strips = [&](int k, int size, int32_t* to) {
       if constexpr (Ops::kMarksOperands)
         Kokkos::parallel_for("apsp::strip_marks", Kokkos::TeamPolicy<ExecSpace>(side, 2 * nb, Kokkos::AUTO),
-                             Impl::StripMarkKernel<Ops>{rb.rows, rb.n, B, k, size, nb, to});
+                             Impl::StripMarkKernel<Ops>{rb.rows, rb.n, B, k, size, nb, to, strip_least});
     };
     // The R rounds' product of the tiles of one part of the block of `size` rounds from k.
     auto wide_part = [&](const ExecSpace& exec, int k, int size, int next, typename Impl::BlockTiles<Value>::Part which,
                          const int32_t* marks) {
-      const Impl::BlockTiles<Value> t{rb.rows, rb.n, B, k, size, nb, next, which, marks, lanes16};
+      const Impl::BlockTiles<Value> t{rb.rows, rb.n, B, k, size, nb, next, which, marks, lanes16, strip_least};
       if (t.league() == 0) return;
       const auto p = FW::policy(exec, t.league(), B, Ops::product_scratch(B));
       if (size == 16)

@@ -75,7 +75,8 @@ struct PivotRowColumnKernel : PivotRowColumnTiles<typename Ops::Value> {
                   Ops::computed(B, B, pivots));
     if constexpr (Ops::kMarksOperands)
       if (Base::marks.a != nullptr)  // its barrier orders the product's stores before the reads
-        mark_operand_tile<Ops>(team, t, n, B, in_row ? Base::marks.bk + other : Base::marks.a + other);
+        mark_operand_tile<Ops>(team, t, n, B, in_row ? Base::marks.bk + other : Base::marks.a + other,
+                               Base::marks.least);
   }
 };
 

@@ -53,24 +53,27 @@
 
 namespace apsp::Impl {
 
-/// Marks the strips of the block [k, k + R) for a product through them (PackedTiles' case 2,
-/// and products left out): team t < nb sets a[t] = the OperandMark bits of tiles (t, k .. k +
-/// R - 1), team nb + t sets a[nb + t] for tiles (k .. k + R - 1, t) (mark_operand_region). Taken twice per
-/// block: before the strips' product (D's rows and columns closed, the strips not yet) and after
-/// it, for the fused products.
+/// Marks the strips of the block [k, k + R) for a product through them (PackedTiles' cases 2
+/// and 3, and products left out): team t < nb sets a[t] = the OperandMark bits of tiles (t, k ..
+/// k + R - 1), team nb + t sets a[nb + t] for tiles (k .. k + R - 1, t) (mark_operand_region),
+/// and each its least entry `least` ints further on. Taken twice per block: before the strips'
+/// product (D's rows and columns closed, the strips not yet) and after it, for the fused
+/// products. The strips' product takes no least entries: a strip operand it reads may already
+/// be lower than marked (see above), and case 3 subtracts them from every operand.
 template <class Ops>
 struct StripMarkKernel {
   const int32_t* d;
   int64_t n;
   int B, k, R, nb;
   int32_t* a;  ///< nb flags, then bk's nb
+  int64_t least;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Ops::Member& team) const {
     const int id = team.league_rank(), t = id < nb ? id : id - nb;
     const bool row_strip = id < nb;  // B rows by R B columns, else R B rows by B columns
     const int rows = row_strip ? B : R * B, cols = row_strip ? R * B : B;
     const int32_t* first =
         row_strip ? d + int64_t(t) * B * n + int64_t(k) * B : d + int64_t(k) * B * n + int64_t(t) * B;
-    mark_operand_region<Ops>(team, first, n, rows, cols, B, a + id);
+    mark_operand_region<Ops>(team, first, n, rows, cols, B, a + id, least);
   }
 };
 
@@ -88,6 +91,7 @@ struct BlockTiles {
   Part part;
   const int32_t* marks = nullptr;  ///< StripMarkKernel's flags (a: nb, then bk: nb), or null
   int64_t* lanes16 = nullptr;      ///< the lane tally (lane_tally.hpp), or null
+  int64_t least = 0;               ///< ints from each mark to its strip's least entry
   KOKKOS_INLINE_FUNCTION int s() const { return R + next; }
   KOKKOS_INLINE_FUNCTION int league() const {
     const int m = nb - s();
@@ -111,7 +115,8 @@ struct BlockTiles {
     }
   }
   KOKKOS_INLINE_FUNCTION OperandMarks marks_of(int i, int j) const {
-    return marks != nullptr ? OperandMarks{marks + i, marks + nb + j} : OperandMarks{};
+    return marks != nullptr ? OperandMarks{marks + i, marks + nb + j, nullptr, nullptr, part == strips ? 0 : least}
+                            : OperandMarks{};
   }
 };
 

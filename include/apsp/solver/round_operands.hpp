@@ -9,14 +9,15 @@
 // Where the tile operations instead mark the round's operands (Ops::kMarksOperands: every GPU
 // backend), the same pass only notes, per tile of the pivot column and row, whether every finite
 // entry is small enough for the 16-bit product of a tile that holds INF (packed_tiles.hpp, its
-// case 2; read only where the backend has that product), and whether it holds a finite entry at
+// case 2; read only where the backend has that product), its least entry (for case 3: C's
+// entries within 2^15 - 1 of the operands' least sum), and whether it holds a finite entry at
 // all: a product with an operand of INF alone changes nothing (every sum through it is at least
 // INF, and C's entries are at most INF), so the product kernels skip it
 // (OperandMarks::changes_nothing). Graphs of several components, and long-path graphs in their
 // early rounds, have many such products: in
 // a 200 x 200 grid numbered row by row about two thirds, in 4 components of consecutive
 // vertices fifteen in sixteen. A pass over 2 V B entries that phase 2 has just written (in L2
-// on a GPU), one flag per tile; sixteen sets, by the round modulo 16, because a GPU's look-ahead
+// on a GPU), one flag and one least entry per tile; sixteen sets, by the round modulo 16, because a GPU's look-ahead
 // opens the next block of rounds (up to eight: k + 2 to k + 9 after a pair) while the phase 3 of
 // the current block still reads the marks of its rounds (blocked_fw.hpp, pair_kernels.hpp,
 // round_block_kernels.hpp).
@@ -50,6 +51,10 @@ struct OperandMarks {
   const int32_t* bk = nullptr;
   const int32_t* a2 = nullptr;
   const int32_t* bk2 = nullptr;
+  /// Ints from each mark to its tile's least entry (mark_operand_region); 0: none kept, where an
+  /// operand may fall below what was marked while the product reads it (the strips of a wide
+  /// block: round_block_kernels.hpp).
+  int64_t least = 0;
   /// Both operands small (PackedTiles' case 2), in every round of the product; a product
   /// issues these loads beside its loads of C.
   KOKKOS_INLINE_FUNCTION bool small() const {
@@ -58,6 +63,19 @@ struct OperandMarks {
   }
   /// In every round of the product an operand holds INF alone: no sum through it is below INF,
   /// so C stays as it is and the product need not run (read before anything else is loaded).
+  /// (PackedTiles' case 3) The least entry of A and of Bk over every round of the product, into
+  /// a_least and bk_least: a + b >= a_least + bk_least for every pair the product adds. False
+  /// where the marks keep none.
+  KOKKOS_INLINE_FUNCTION bool least_entries(int32_t& a_least, int32_t& bk_least) const {
+    if (a == nullptr || least == 0) return false;
+    a_least = a[least];
+    bk_least = bk[least];
+    if (a2 != nullptr) {
+      a_least = a2[least] < a_least ? a2[least] : a_least;
+      bk_least = bk2[least] < bk_least ? bk2[least] : bk_least;
+    }
+    return true;
+  }
   KOKKOS_INLINE_FUNCTION bool changes_nothing() const {
     return a != nullptr && ((*a | *bk) & OperandMark::kNoFinite) != 0 &&
            (a2 == nullptr || ((*a2 | *bk2) & OperandMark::kNoFinite) != 0);
@@ -69,38 +87,47 @@ struct OperandMarks {
 struct MarkTargets {
   int32_t* a = nullptr;
   int32_t* bk = nullptr;
+  int64_t least = 0;  ///< ints from each mark to its tile's least entry; 0: none kept
 };
 
 /// Marks a region of `rows` x `cols` entries (ld n, at most B entries across per pass) as a
 /// team: *flag = its OperandMark bits (small: Ops::small_entry; no finite entry: every entry
-/// INF). The team's earlier writes to the region are visible after its barrier. No team
-/// reduction: each thread clears the bits its entries deny (at most one atomic per thread), which keeps phase 2's
-/// kernel, where this follows the product, free of spills.
+/// INF), and if `least` is not 0, flag[least] = its least entry (INF where it holds INF alone).
+/// The team's earlier writes to the region are visible after its barrier. No team reduction:
+/// each thread clears the bits its entries deny and lowers the least entry to its own (at most
+/// two atomics per thread), which keeps phase 2's kernel, where this follows the product, free
+/// of spills.
 template <class Ops, class Member>
 KOKKOS_INLINE_FUNCTION void mark_operand_region(const Member& team, const int32_t* first, int64_t n, int rows, int cols,
-                                                int B, int32_t* flag) {
-  Kokkos::single(Kokkos::PerTeam(team), [&] { *flag = OperandMark::kUnseen; });
+                                                int B, int32_t* flag, int64_t least = 0) {
+  Kokkos::single(Kokkos::PerTeam(team), [&] {
+    *flag = OperandMark::kUnseen;
+    if (least != 0) flag[least] = kInf;
+  });
   team.team_barrier();
   const int size = team.team_size(), rank = team.team_rank();
   const int across = size < B ? size : B, rows_step = size / across;  // threads along a row, rows at once
   const int r0 = rank / across, c0 = rank % across;
   bool large = false, finite = false;
+  int32_t lowest = kInf;
   if (r0 < rows_step)
     for (int r = r0; r < rows; r += rows_step)
       for (int c = c0; c < cols; c += across) {
         const int32_t v = first[int64_t(r) * n + c];
         large |= !Ops::small_entry(v);
         finite |= v < kInf;
+        lowest = v < lowest ? v : lowest;
       }
   const int32_t denied = (large ? OperandMark::kSmall : 0) | (finite ? OperandMark::kNoFinite : 0);
   if (denied != 0) Kokkos::atomic_and(flag, ~denied);  // no result waited for: a reduction in L2 on a GPU
+  if (least != 0 && lowest < kInf) Kokkos::atomic_fetch_min(flag + least, lowest);
 }
 
 /// The same for one B x B tile.
 template <class Ops, class Member>
-KOKKOS_INLINE_FUNCTION void mark_operand_tile(const Member& team, const int32_t* tile, int64_t n, int B,
-                                              int32_t* flag) {
-  mark_operand_region<Ops>(team, tile, n, B, B, B, flag);
+KOKKOS_INLINE_FUNCTION void mark_operand_tile(const Member& team, const int32_t* tile, int64_t n, int B, int32_t* flag,
+                                              int64_t least = 0) {
+  mark_operand_region<Ops>(team, tile, n, B, B, B, flag, least);
 }
 
 /// Where one round's packed operands are, as the phase-3 kernels carry them: the A operand of
@@ -117,15 +144,18 @@ struct PackedRound {
   /// (i, k), and per tile column j those of tile (k, j); null: not marked.
   const int32_t* marks_a = nullptr;
   const int32_t* marks_bk = nullptr;
+  int64_t least = 0;  ///< ints from each mark to its tile's least entry (OperandMarks::least)
   KOKKOS_INLINE_FUNCTION explicit operator bool() const { return a != nullptr; }
   /// The marks of tile (i, j)'s operands (i: of the kernel's rows).
   KOKKOS_INLINE_FUNCTION OperandMarks marks(int i, int j) const {
-    return marks_a != nullptr ? OperandMarks{marks_a + i, marks_bk + j} : OperandMarks{};
+    return marks_a != nullptr ? OperandMarks{marks_a + i, marks_bk + j, nullptr, nullptr, least} : OperandMarks{};
   }
-  /// The same for a product of this round and then round `then`'s.
+  /// The same for a product of this round and then round `then`'s (both kept the least entries
+  /// in the same place: the same RoundOperands).
   KOKKOS_INLINE_FUNCTION OperandMarks marks(int i, int j, const PackedRound& then) const {
     return marks_a != nullptr && then.marks_a != nullptr
-               ? OperandMarks{marks_a + i, marks_bk + j, then.marks_a + i, then.marks_bk + j}
+               ? OperandMarks{marks_a + i, marks_bk + j, then.marks_a + i, then.marks_bk + j,
+                              least == then.least ? least : 0}
                : OperandMarks{};
   }
   /// The same round for a kernel whose rows start `tiles` tile rows further on.
@@ -160,8 +190,8 @@ class RoundOperands {
       return size_mul(
           size_add(size_mul(row_tiles, int64_t(Ops::a_ints(block))), size_mul(n / block, int64_t(Ops::bk_ints(block)))),
           int64_t(sizeof(int32_t)));
-    else if constexpr (Ops::kMarksOperands)
-      return size_mul(kMarkSets * (row_tiles + n / block), int64_t(sizeof(int32_t)));
+    else if constexpr (Ops::kMarksOperands)  // the marks, then their tiles' least entries
+      return size_mul(int64_t(2 * kMarkSets) * (row_tiles + n / block), int64_t(sizeof(int32_t)));
     else
       return 0;
   }
@@ -195,7 +225,7 @@ class RoundOperands {
   MarkTargets marks_of(const RowBlock& rb, int k) const {
     if constexpr (Ops::kMarksOperands) {
       int32_t* flags = storage_.data() + (k % kMarkSets) * (rb.row_tiles + rb.n / rb.block);
-      return {flags, flags + rb.row_tiles};
+      return {flags, flags + rb.row_tiles, least_offset(rb)};
     }
     return {};
   }
@@ -231,20 +261,24 @@ class RoundOperands {
     const int32_t* pivot_row;
     int64_t n;
     int B, k, rows;
+    int64_t least;
     KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
       const int t = team.league_rank();
       const int32_t* tile =
           t < rows ? rows_base + int64_t(t) * B * n + int64_t(k) * B : pivot_row + int64_t(t - rows) * B;
-      mark_operand_tile<Ops>(team, tile, n, B, flags + t);
+      mark_operand_tile<Ops>(team, tile, n, B, flags + t, least);
     }
   };
 
  private:
+  /// Where the least entries are kept: behind every set of marks, at the same distance from each.
+  static int64_t least_offset(const RowBlock& rb) { return kMarkSets * (rb.row_tiles + rb.n / rb.block); }
+
   PackedRound mark_now(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
     const MarkTargets to = marks_of(rb, k);
     Kokkos::parallel_for("apsp::round_operands_marks",
                          Kokkos::TeamPolicy<ExecSpace>(exec, rb.row_tiles + int(rb.n / rb.block), Kokkos::AUTO),
-                         MarkKernel{to.a, rb.rows, pivot_row, rb.n, rb.block, k, rb.row_tiles});
+                         MarkKernel{to.a, rb.rows, pivot_row, rb.n, rb.block, k, rb.row_tiles, to.least});
     return marks(rb, k);
   }
 
@@ -256,6 +290,7 @@ class RoundOperands {
     p.first_tile = rb.first_tile;
     p.marks_a = to.a;
     p.marks_bk = to.bk;
+    p.least = to.least;
     return p;
   }
 
