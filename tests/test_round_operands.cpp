@@ -23,11 +23,12 @@ namespace {
 using register_tiles_test::PackedHip;
 
 /// The host's tile operations, marking round operands instead of packing them, with
-/// PackedTiles' rule, as a GPU with the 16-bit product marks them (round_operands.hpp); phase 2
-/// then marks the tiles it computes, as on one such GPU.
+/// PackedTiles' rule and their least entries, as a GPU with the 16-bit product marks them
+/// (round_operands.hpp); phase 2 then marks the tiles it computes, as on one such GPU.
 struct MarkingHostOps : apsp::Impl::TileOps<Kokkos::DefaultHostExecutionSpace> {
   static constexpr bool kPacksRounds = false;
   static constexpr bool kMarksOperands = true;
+  static constexpr bool kKeepsLeast = true;  // as with the 16-bit product
   KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) {
     return apsp::Impl::PackedTiles<PackedHip>::small_entry(v);
   }

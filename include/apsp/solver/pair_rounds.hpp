@@ -95,10 +95,10 @@ struct PairRounds {
     // The strip marks of a wide block: two sets for the fused products (the next
     // block's opening marks its own while the rest of the current one reads these), then one
     // for the opening's product of the strips; behind them the strips' least entries.
-    const int64_t strip_least = 6 * int64_t(nb);
+    const int64_t strip_least = Ops::kKeepsLeast ? 6 * int64_t(nb) : 0;
     const Kokkos::View<int32_t*, typename ExecSpace::memory_space> strip_marks(
         "apsp::strip_marks", rounds >= std::min({wide.fours_from, wide.eights_from, wide.sixteens_from})
-                                 ? size_t(2 * strip_least)
+                                 ? size_t(6 * int64_t(nb) + strip_least)
                                  : size_t(0));
     int wide_blocks = 0;  // blocks of four, eight or sixteen opened
     auto wide_marks = [&](int block) { return strip_marks.data() + (block % 2) * 2 * nb; };

@@ -190,8 +190,9 @@ class RoundOperands {
       return size_mul(
           size_add(size_mul(row_tiles, int64_t(Ops::a_ints(block))), size_mul(n / block, int64_t(Ops::bk_ints(block)))),
           int64_t(sizeof(int32_t)));
-    else if constexpr (Ops::kMarksOperands)  // the marks, then their tiles' least entries
-      return size_mul(int64_t(2 * kMarkSets) * (row_tiles + n / block), int64_t(sizeof(int32_t)));
+    else if constexpr (Ops::kMarksOperands)  // the marks, then their tiles' least entries (kKeepsLeast)
+      return size_mul(int64_t((Ops::kKeepsLeast ? 2 : 1) * kMarkSets) * (row_tiles + n / block),
+                      int64_t(sizeof(int32_t)));
     else
       return 0;
   }
@@ -271,8 +272,11 @@ class RoundOperands {
   };
 
  private:
-  /// Where the least entries are kept: behind every set of marks, at the same distance from each.
-  static int64_t least_offset(const RowBlock& rb) { return kMarkSets * (rb.row_tiles + rb.n / rb.block); }
+  /// Where the least entries are kept: behind every set of marks, at the same distance from each
+  /// (0: not kept, Ops::kKeepsLeast).
+  static int64_t least_offset(const RowBlock& rb) {
+    return Ops::kKeepsLeast ? kMarkSets * (rb.row_tiles + rb.n / rb.block) : 0;
+  }
 
   PackedRound mark_now(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
     const MarkTargets to = marks_of(rb, k);

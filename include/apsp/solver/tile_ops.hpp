@@ -85,6 +85,9 @@ struct TileOps {
   /// (kMarksOperands) what the marking kernel asks of each entry for the "small" bit, which only
   /// the 16-bit product reads.
   KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) { return PackedTiles<Traits>::small_entry(v); }
+  /// (kMarksOperands) Whether the marks keep each tile's least entry: only the 16-bit product
+  /// reads it (PackedTiles' case 3); without it, the marking kernels take no second atomic.
+  static constexpr bool kKeepsLeast = Traits::kPackedTiles;
   static constexpr bool kHasTuned = Layout::kHasTuned;
   static bool tuned(int B, int pivots) { return Layout::tuned(B, pivots); }
 
