@@ -47,7 +47,7 @@ def anchors(path):
 
 
 def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[1])
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[1]).resolve()
     pages = [root / "README.md", root / "CONTRIBUTING.md", *sorted((root / "docs").glob("*.md")), *sorted((root / "packaging").glob("*.md"))]
     cache, broken, links = {}, [], 0
     for page in pages:
