@@ -41,11 +41,11 @@
 //
 // Case 3 costs the other cases a three-input max per two entries of C as it is loaded (one
 // VIMNMX3 on sm_90); its shift is a branch in the slice loop (the same on every thread), its
-// offsets read back from shared memory. product() is
-// compiled on its own (APSP_NOINLINE), not into the kernel that calls it: inlined, its case 3
-// made ptxas spill in the int32 product beside it (40 to 52 bytes per thread in the fused
-// kernels), and a graph whose tiles all take int32 (weights 40000..97000) solved 4-5 % slower
-// on one H200; on its own it spills nothing and that graph solves as before.
+// offsets read back from shared memory. product() is compiled on its own (APSP_NOINLINE), not
+// into the kernel that calls it: inlined, its case 3 made ptxas spill 28 to 52 bytes per thread
+// in the fused kernels, the int32 product's among them, and a graph whose tiles all take int32
+// (weights 40000..97000) solved 4-5 % slower on one H200; on its own it stores no spills and
+// that graph solves as before.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -82,7 +82,7 @@ struct PackedTiles {
   // A staged slice: A's B rows by S pivots, pivot-major, each value twice in its word (so one
   // 16-byte load gives four rows' operands ready for a packed add); then Bk's S rows by B
   // columns, two columns per word. Rows padded by 4 words (16-byte aligned).
-  static constexpr int kAPitch = B + 4;  // past B: padding (relax_slices keeps case 3's offsets there)
+  static constexpr int kAPitch = B + 4;  // past B: padding (product() keeps case 3's offsets there)
   static constexpr int kBPitch = B / 2 + 4;
   static constexpr int kBOffset = S * kAPitch;
   static constexpr int kBuffer = kBOffset + S * kBPitch;

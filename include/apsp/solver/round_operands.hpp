@@ -17,10 +17,10 @@
 // early rounds, have many such products: in
 // a 200 x 200 grid numbered row by row about two thirds, in 4 components of consecutive
 // vertices fifteen in sixteen. A pass over 2 V B entries that phase 2 has just written (in L2
-// on a GPU), one flag and one least entry per tile; sixteen sets, by the round modulo 16, because a GPU's look-ahead
-// opens the next block of rounds (up to eight: k + 2 to k + 9 after a pair) while the phase 3 of
-// the current block still reads the marks of its rounds (blocked_fw.hpp, pair_kernels.hpp,
-// round_block_kernels.hpp).
+// on a GPU), one flag and one least entry per tile; sixteen sets, by the round modulo 16,
+// because a GPU's look-ahead opens the next block of rounds (up to eight: k + 2 to k + 9 after a
+// pair) while the phase 3 of the current block still reads the marks of its rounds
+// (blocked_fw.hpp, pair_kernels.hpp, round_block_kernels.hpp).
 #pragma once
 
 #include <Kokkos_Core.hpp>
