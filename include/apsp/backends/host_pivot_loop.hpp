@@ -24,9 +24,11 @@ namespace apsp::host_simd {
 /// The block of C that the caller relaxes next (rows `ld` bytes apart; AheadLines::kPerRow
 /// cache lines per row: a 16-bit block's width, of which an int32 block is half), asked for
 /// while this one is relaxed, one line every few pivots spread over the pass. The same
-/// prefetches issued all at once before the pass changed nothing measurable (the likely reason:
-/// a core keeps only so many misses in flight), and each block's first loads of C stalled: 8 %
-/// of a 16-bit solve's samples on the 2-vCPU EPYC, 2 % with this. Null `at`: nothing to fetch.
+/// prefetches issued all at once before the pass changed nothing measurable for this loop (the
+/// likely reason: a core keeps only so many misses in flight), and each block's first loads of
+/// C stalled: 8 % of a 16-bit solve's samples on the 2-vCPU EPYC, 2 % with this. (AVX2's
+/// assembly loop issues them all before its pass: host_pivot_loop_avx2.hpp says why.) Null
+/// `at`: nothing to fetch.
 struct NextBlock {
   const char* at = nullptr;
   int64_t ld = 0;

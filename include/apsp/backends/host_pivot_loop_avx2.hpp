@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// AVX2's pivot loop for its 6 x 2 block of C (host_backend.hpp's shape there): runs of pivots in
-// assembly, each after its prefetch.
+// AVX2's pivot loop for its 6 x 2 block of C (host_backend.hpp's shape there): every pivot of a
+// pass in one run of assembly, after the prefetches of the next block's C.
 // The block takes all sixteen ymm registers (12 accumulators, 2 of B, a broadcast of A and a
-// sum), and GCC 12's register allocation of the intrinsics loop depended on the code around it.
-// With the prefetch test inside the loop (host_pivot_loop.hpp) it kept every accumulator in a
-// register, and this assembly solves 1.05-1.10x faster on the Zen 3 EPYC (1.13x in int32 lanes);
-// with the test moved out of the loop, as here, GCC kept two accumulators on the stack in the
-// program (a store and a reload per pivot), though not in a benchmark of the product
-// (docs/results.md). Here every register is named: per pivot 2 loads of B, 6 broadcasts of A,
-// 12 adds and 12 mins, and the loop's 5 instructions. The accumulators stay operands, so the
-// compiler keeps them in registers between runs.
+// sum), and GCC 12's register allocation of the intrinsics loop depended on the code around it:
+// it kept two accumulators on the stack in the program (a store and a reload per pivot), though
+// not in a benchmark of the product (docs/results.md). Here every register is named: per pivot
+// 2 loads of B, 6 broadcasts of A, 12 adds and 12 mins; the loop takes two pivots per iteration
+// (5 instructions of its own for the two). The accumulators stay operands, so the compiler keeps
+// them in registers around the run.
+// The next block's lines are all asked for before the run, not one every 2^s pivots between
+// runs as the intrinsics loop spreads them (host_pivot_loop.hpp): on the Zen 3 EPYC the phase-3
+// product ran 1.07x faster so (no stall on C was left that spreading them avoided), and the
+// two pivots per iteration gave 1.03x more (docs/results.md).
 #pragma once
 
 #include "apsp/backends/host_pivot_loop.hpp"
 
 #if defined(APSP_SIMD_AVX2) && (defined(__GNUC__) || defined(__clang__))
 
-#include <algorithm>
 #include <type_traits>
 
 namespace apsp::host_simd {
@@ -31,10 +32,20 @@ namespace apsp::host_simd {
   MIN " %%ymm15, %[" C0 "], %[" C0 "]\n\t"      \
   MIN " %%ymm14, %[" C1 "], %[" C1 "]\n\t"
 
-// The loop: rows 0-2 of A from rax (rows s bytes apart), rows 3-5 from r10 = rax + 3 s, B from
-// r11, rcx pivots; its 180 bytes start on a cache line, so that where the compiler places it
-// does not change how it is fetched. (Fixed registers for these: as "+r" operands beside the 12 "+x" ones, the
-// statement would pass GCC's limit of 30 operands.)
+// One pivot at byte offsets AO into A's rows and BO into B: rows 0-2 of A from rax (rows s bytes
+// apart), rows 3-5 from r10 = rax + 3 s, B from r11.
+// The run: rcx pivots, an odd one first, then two per iteration; the loop starts on a cache line,
+// so that where the compiler places it does not change how it is fetched. (Fixed registers: as
+// "+r" operands beside the 12 "+x" ones, the statement would pass GCC's limit of 30 operands.)
+#define APSP_AVX2_PIVOT(ADD, MIN, AO, BO)                                \
+      "vmovdqa " BO "(%%r11), %%ymm12\n\t"                               \
+      "vmovdqa " BO "+32(%%r11), %%ymm13\n\t"                            \
+      APSP_AVX2_ROW(ADD, MIN, AO "(%%rax)", "c00", "c01")                \
+      APSP_AVX2_ROW(ADD, MIN, AO "(%%rax,%[s])", "c10", "c11")           \
+      APSP_AVX2_ROW(ADD, MIN, AO "(%%rax,%[s],2)", "c20", "c21")         \
+      APSP_AVX2_ROW(ADD, MIN, AO "(%%r10)", "c30", "c31")                \
+      APSP_AVX2_ROW(ADD, MIN, AO "(%%r10,%[s])", "c40", "c41")           \
+      APSP_AVX2_ROW(ADD, MIN, AO "(%%r10,%[s],2)", "c50", "c51")
 #define APSP_AVX2_RUN_6X2(ADD, MIN)                                      \
   asm volatile(                                                          \
       "mov %[a], %%rax\n\t"                                              \
@@ -42,21 +53,25 @@ namespace apsp::host_simd {
       "add %[s], %%r10\n\t"                                              \
       "mov %[b], %%r11\n\t"                                              \
       "mov %[n], %%rcx\n\t"                                              \
-      ".p2align 6\n\t"                                                   \
-      "1:\n\t"                                                           \
-      "vmovdqa (%%r11), %%ymm12\n\t"                                     \
-      "vmovdqa 32(%%r11), %%ymm13\n\t"                                   \
-      APSP_AVX2_ROW(ADD, MIN, "(%%rax)", "c00", "c01")                   \
-      APSP_AVX2_ROW(ADD, MIN, "(%%rax,%[s])", "c10", "c11")              \
-      APSP_AVX2_ROW(ADD, MIN, "(%%rax,%[s],2)", "c20", "c21")            \
-      APSP_AVX2_ROW(ADD, MIN, "(%%r10)", "c30", "c31")                   \
-      APSP_AVX2_ROW(ADD, MIN, "(%%r10,%[s])", "c40", "c41")              \
-      APSP_AVX2_ROW(ADD, MIN, "(%%r10,%[s],2)", "c50", "c51")            \
+      "test $1, %%rcx\n\t"                                               \
+      "jz 2f\n\t"                                                        \
+      APSP_AVX2_PIVOT(ADD, MIN, "0", "0")                                \
       "add $4, %%rax\n\t"                                                \
       "add $4, %%r10\n\t"                                                \
       "add $64, %%r11\n\t"                                               \
+      "2:\n\t"                                                           \
+      "shr $1, %%rcx\n\t"                                                \
+      "jz 3f\n\t"                                                        \
+      ".p2align 6\n\t"                                                   \
+      "1:\n\t"                                                           \
+      APSP_AVX2_PIVOT(ADD, MIN, "0", "0")                                \
+      APSP_AVX2_PIVOT(ADD, MIN, "4", "64")                               \
+      "add $8, %%rax\n\t"                                                \
+      "add $8, %%r10\n\t"                                                \
+      "add $128, %%r11\n\t"                                              \
       "dec %%rcx\n\t"                                                    \
       "jnz 1b\n\t"                                                       \
+      "3:\n\t"                                                           \
       : [c00] "+x"(c[0][0]), [c01] "+x"(c[0][1]),                        \
         [c10] "+x"(c[1][0]), [c11] "+x"(c[1][1]),                        \
         [c20] "+x"(c[2][0]), [c21] "+x"(c[2][1]),                        \
@@ -71,12 +86,8 @@ template <class Lanes>
 struct PivotLoop<Lanes, 6, 2> {
   APSP_SIMD_INLINE static void relax(Reg (&c)[6][2], const int32_t* a, int a_pitch, const typename Lanes::Lane* b,
                                      int depth, const AheadLines<6, 2>& ahead) {
-    for (int p = 0, q = 0; p < depth; ++q) {
-      const int end = q + 1 < ahead.count ? std::min((q + 1) << ahead.shift, depth) : depth;
-      if (q < ahead.count) ahead.fetch(q);
-      run(c, a + p, a_pitch, b + p * (2 * Lanes::W), end - p);
-      p = end;
-    }
+    for (int q = 0; q < ahead.count; ++q) ahead.fetch(q);
+    if (depth > 0) run(c, a, a_pitch, b, depth);
   }
 
  private:
@@ -92,6 +103,7 @@ struct PivotLoop<Lanes, 6, 2> {
 };
 
 #undef APSP_AVX2_RUN_6X2
+#undef APSP_AVX2_PIVOT
 #undef APSP_AVX2_ROW
 
 }  // namespace apsp::host_simd

@@ -27,8 +27,8 @@
 // Blocks go row by row, left to right (C's rows stream from memory). Operands come packed for
 // the whole round (phase 3), or are packed into team scratch when a block first needs them in
 // a lane type: Bk whole, A's rows of a block row. While a block is relaxed, the next block's C
-// is prefetched from inside the micro-kernel's loop (host_simd::NextBlock), and at the end of a
-// block row the next block row's A rows.
+// is prefetched (host_simd::NextBlock: from inside the micro-kernel's loop, or on AVX2 just
+// before it), and at the end of a block row the next block row's A rows.
 //
 // C may be the same tile as A or Bk (phase 2), so an operand part may be packed after some
 // blocks of C were written. That gives the same result: the pivot tile P is closed
@@ -173,17 +173,12 @@ struct HostTiles {
     }
 
     bool block_at(int32_t* corner, int64_t cld, int i0, int j0) {
-      Reg lo[MR][NV], hi[MR][NV];  // registers v of the block's rows: columns 2 v W + [0, W), + W
-      Reg any = I32::splat(0);
+      Reg any = I32::splat(0);  // the OR of the block's entries
       for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v) {
-          lo[i][v] = I32::loadu(corner + i * cld + 2 * v * W);
-          hi[i][v] = I32::loadu(corner + i * cld + 2 * v * W + W);
-          any = I32::bit_or(any, I32::bit_or(lo[i][v], hi[i][v]));
-        }
+        for (int v = 0; v < 2 * NV; ++v) any = I32::bit_or(any, I32::loadu(corner + i * cld + v * W));
       if constexpr (k16) {
-        if (I32::below_2_15(any)) return relax16(corner, cld, i0, j0, lo, hi, false);
-        if (with_inf(corner, cld, i0)) return relax16(corner, cld, i0, j0, lo, hi, true);
+        if (I32::below_2_15(any)) return relax16(corner, cld, i0, j0, false);
+        if (with_inf(corner, cld, i0)) return relax16(corner, cld, i0, j0, true);
       }
       need<false>(i0);
       relax32(corner, cld, i0, Operands::panel32(s.pitch, j0, 0), next);
@@ -209,21 +204,26 @@ struct HostTiles {
     }
 
     /// Block (i0, j0) in 16-bit lanes; `inf`: its INF lanes (2^15 - 1 after narrowing) back to INF.
-    bool relax16(int32_t* corner, int64_t cld, int i0, int j0, Reg (&lo)[MR][NV], Reg (&hi)[MR][NV], bool inf) {
+    /// C is read again (from L1, where block_at's test just brought it): passed in registers
+    /// to this out-of-line function, the block went through the stack twice.
+    bool relax16(int32_t* corner, int64_t cld, int i0, int j0, bool inf) {
       need<true>(i0);
       host_simd::MicroTile<U16, MR, NV> t;
       for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v) t.acc[i][v] = U16::narrow(lo[i][v], hi[i][v]);
+        for (int v = 0; v < NV; ++v)
+          t.acc[i][v] =
+              U16::narrow(I32::loadu(corner + i * cld + 2 * v * W), I32::loadu(corner + i * cld + 2 * v * W + W));
       t.relax(s.a16 + i0 * s.pitch, s.pitch, s.b16 + j0 * s.pitch, pivots, next);
       for (int i = 0; i < MR; ++i)
         for (int v = 0; v < NV; ++v) {
-          U16::widen(t.acc[i][v], lo[i][v], hi[i][v]);
+          Reg lo, hi;
+          U16::widen(t.acc[i][v], lo, hi);
           if (inf) {
-            lo[i][v] = I32::restore_inf(lo[i][v], kInf);
-            hi[i][v] = I32::restore_inf(hi[i][v], kInf);
+            lo = I32::restore_inf(lo, kInf);
+            hi = I32::restore_inf(hi, kInf);
           }
-          I32::storeu(corner + i * cld + 2 * v * W, lo[i][v]);
-          I32::storeu(corner + i * cld + 2 * v * W + W, hi[i][v]);
+          I32::storeu(corner + i * cld + 2 * v * W, lo);
+          I32::storeu(corner + i * cld + 2 * v * W + W, hi);
         }
       return true;
     }
