@@ -59,8 +59,15 @@ struct HostBackendRuntime {
     if constexpr (kLanes16) r.lanes16 = calibrate<host_simd::U16>(threads);
     const LaneRates kept = store_calibration(key, r);
     const bool earlier = kept.int32 > r.int32 || kept.lanes16 > r.lanes16;
+    // Below the kept figure, say by how much (the lane type furthest below it): on a shared
+    // host, how much of their best the CPUs gave just now (the efficiency is against the kept).
+    double low = kept.int32 > 0 ? r.int32 / kept.int32 : 0;
+    if (kLanes16 && kept.lanes16 > 0) low = std::min(low, r.lanes16 / kept.lanes16);
+    const std::string share = std::to_string(int(100 * low));
     return {kept, what +
-                      (earlier ? ", calibrated now, an earlier calibration's higher figure kept" : ", calibrated now") +
+                      (earlier ? ", calibrated now at " + share +
+                                     " % of an earlier calibration's higher figure, which is kept"
+                               : ", calibrated now") +
                       (where.empty() ? "" : " (cached in " + where + ")")};
   }
   /// No devices to choose among.
