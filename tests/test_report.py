@@ -132,6 +132,7 @@ class Ceiling(unittest.TestCase):
                 # what this calibration measured, as a share of the kept figure: far below 1e18
                 self.assertIn("calibrated now at 0 % of an earlier calibration's higher figure, which is kept",
                               r3["ceiling"]["basis"])
+                self.assertIn("ceiling: " + r3["ceiling"]["basis"], p.stderr)  # said after the run too
                 self.assertAlmostEqual(r3["ceiling"]["int32_relax_per_s"], figure, delta=figure * 1e-9)
                 self.assertEqual(stored, figure)
             else:

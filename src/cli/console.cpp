@@ -92,6 +92,8 @@ void print_breakdown(const RunReport& r) {
     std::fprintf(stderr,
                  "apsp_kokkos:   ceiling %.3e relaxations/s (%.0f %% of them in 16-bit lanes): the solve at %.0f %%\n",
                  r.ceiling.relax_per_s, 100 * r.ceiling.share16, 100 * r.efficiency());
+  if (r.ceiling.known() && r.ceiling.measured_after)
+    std::fprintf(stderr, "apsp_kokkos:   ceiling: %s\n", r.ceiling.basis.c_str());
   if (r.ceiling.left_out > 0)
     std::fprintf(stderr,
                  "apsp_kokkos:   left out %.1f %% of the tile products' relaxations (an operand unreachable "

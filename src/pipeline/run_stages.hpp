@@ -325,7 +325,10 @@ class RunStages {
   RunReport finish() {
     rep_.seconds.total = procs_.slowest(seconds_since(t_start_));
     // After the clock stops: a first calibration is not part of the run it describes.
-    if (rep_.ceiling.rates.int32 <= 0 && !opt_.ceiling.skip) find_ceiling(true);
+    if (rep_.ceiling.rates.int32 <= 0 && !opt_.ceiling.skip) {
+      find_ceiling(true);
+      rep_.ceiling.measured_after = true;
+    }
     rep_.ceiling.relax_per_s = weighted_ceiling(rep_.ceiling.rates, rep_.ceiling.share16);
     return rep_;
   }

@@ -41,6 +41,7 @@ struct RunCeiling {
   double left_out = 0;
   double relax_per_s = 0;  ///< 0: unknown (skipped, or a device without figures)
   std::string basis;
+  bool measured_after = false;  ///< a CPU calibrated after the run (the banner could not say how)
   bool known() const { return relax_per_s > 0; }
 };
 
