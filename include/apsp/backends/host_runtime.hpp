@@ -58,16 +58,14 @@ struct HostBackendRuntime {
     r.int32 = calibrate<host_simd::I32>(threads);
     if constexpr (kLanes16) r.lanes16 = calibrate<host_simd::U16>(threads);
     const LaneRates kept = store_calibration(key, r);
-    const bool earlier = kept.int32 > r.int32 || kept.lanes16 > r.lanes16;
-    // Below the kept figure, say by how much (the lane type furthest below it): on a shared
-    // host, how much of their best the CPUs gave just now (the efficiency is against the kept).
-    double low = kept.int32 > 0 ? r.int32 / kept.int32 : 0;
-    if (kLanes16 && kept.lanes16 > 0) low = std::min(low, r.lanes16 / kept.lanes16);
-    const std::string share = std::to_string(int(100 * low));
+    // This measurement as a share of the kept figure (the lane type furthest below it; 1: it is
+    // the kept figure): on a shared host, how much of their best the CPUs gave just now.
+    double share = kept.int32 > 0 ? r.int32 / kept.int32 : 1;
+    if (kLanes16 && kept.lanes16 > 0) share = std::min(share, r.lanes16 / kept.lanes16);
     return {kept, what +
-                      (earlier ? ", calibrated now at " + share +
-                                     " % of an earlier calibration's higher figure, which is kept"
-                               : ", calibrated now") +
+                      (share < 1 ? ", calibrated now at " + std::to_string(int(100 * share)) +
+                                       " % of an earlier calibration's higher figure, which is kept"
+                                 : ", calibrated now") +
                       (where.empty() ? "" : " (cached in " + where + ")")};
   }
   /// No devices to choose among.
