@@ -25,39 +25,13 @@
 
 #include "apsp/backends/host_microkernel.hpp"
 #include "apsp/backends/host_register_ceiling.hpp"
+#include "host_kernel_passes.hpp"
 
 using namespace apsp::host_simd;
 using namespace apsp::host_ceiling;
+using apsp::host_bench::panels_pass;
 
 namespace {
-
-// The product's micro-kernel over panels that stay in L1: A MR rows of `depth` words, B `depth`
-// pivots of NV registers; C (MR x NV registers) loaded and stored per pass as in the product.
-template <class Lanes, int MR, int NV>
-double panels_pass(long passes, int depth) {
-  using Lane = typename Lanes::Lane;
-  std::vector<int32_t> a(static_cast<size_t>(MR * depth));
-  for (size_t i = 0; i < a.size(); ++i) a[i] = int32_t(i % 97 + 1) * (std::is_same_v<Lanes, U16> ? 0x10001 : 1);
-  const size_t b_lanes = size_t(depth) * NV * Lanes::W;
-  auto* b = static_cast<Lane*>(std::aligned_alloc(64, (b_lanes * sizeof(Lane) + 63) / 64 * 64));
-  for (size_t i = 0; i < b_lanes; ++i) b[i] = Lane(i % 89 + 3);
-  alignas(64) int32_t c[MR][NV][kInts];
-  for (int i = 0; i < MR; ++i)
-    for (int v = 0; v < NV; ++v)
-      for (int j = 0; j < kInts; ++j) c[i][v][j] = 30000 + i + v + j;
-  MicroTile<Lanes, MR, NV> t;
-  for (long s = 0; s < passes; ++s) {
-    for (int i = 0; i < MR; ++i)
-      for (int v = 0; v < NV; ++v) t.acc[i][v] = I32::load(c[i][v]);
-    t.relax(a.data(), depth, b, depth);
-    for (int i = 0; i < MR; ++i)
-      for (int v = 0; v < NV; ++v) I32::store(c[i][v], t.acc[i][v]);
-  }
-  asm volatile("" : : "r"(&c[0][0][0]) : "memory");  // every entry of C is used
-  g_sink = c[0][0][0];
-  std::free(b);
-  return double(passes) * depth * MR * NV * Lanes::W;
-}
 
 #if defined(APSP_SIMD_AVX512) || defined(APSP_SIMD_AVX2)
 // As registers_pass<U16>, with vpaddusw in place of vpaddw.

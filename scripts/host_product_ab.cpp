@@ -9,8 +9,13 @@
 // The workload is phase 3 of one round as the solver runs it on one thread: a V = nb * B matrix
 // of random distances 1..1000 (every block takes 16-bit lanes) or 20000..100000 (none does), each
 // tile row's A and each tile column's Bk packed once, then every tile's product, row by row.
-// Each round runs both versions, in alternating order; the result is each version's median rate
-// and the per-round ratio B/A (median and quartiles).
+// Each round runs both versions, in alternating order, then the register ceiling's add-min loop
+// (include/apsp/backends/host_register_ceiling.hpp) and the product's micro-kernel over operands
+// in L1 (host_kernel_passes.hpp) for a quarter of the product's relaxations each: the result is
+// each version's median rate, the per-round ratio B/A (median and quartiles), and each version's
+// and the L1 micro-kernel's rate against the register loop timed in the same round (medians):
+// what the product loses to the operands and C beyond L1, apart from what the CPU's state that
+// moment (its clock, a busy neighbour) takes from every loop alike.
 #include <cstdint>
 #include <cstdlib>
 
@@ -66,6 +71,8 @@ extern "C" int64_t APSP_AB_NAME(phase3, APSP_AB_PART)(int32_t* m, const int32_t*
 #include <string>
 #include <vector>
 
+#include "host_kernel_passes.hpp"
+
 extern "C" int64_t operand_ints_a(int, int);
 extern "C" int64_t operand_ints_b(int, int);
 extern "C" void pack_a(const int32_t*, int32_t*, int32_t*, int, int);
@@ -109,8 +116,11 @@ int main(int argc, char** argv) {
   pack_a(ma.data(), aligned(aa), aligned(ka), B, nb);
   pack_b(mb.data(), aligned(ab), aligned(kb), B, nb);
   const double relaxations = double(nb) * nb * B * double(B) * B;
-  std::vector<double> rate_a, rate_b, ratio;
+  std::vector<double> rate_a, rate_b, ratio, against_a, against_b, against_l1;
   int64_t sixteen = 0;
+  using apsp::host_simd::U16;
+  const long register_steps = long(relaxations / 4 / (apsp::host_ceiling::kAcc * U16::W));
+  const long l1_passes = long(relaxations / 4 / (double(B) * APSP_AB_ROWS * APSP_AB_REGS * U16::W));
   for (int r = 0; r < rounds; ++r) {
     double seconds[2] = {0, 0};
     for (int k = 0; k < 2; ++k) {
@@ -120,9 +130,18 @@ int main(int argc, char** argv) {
                         : phase3_b(mb.data(), aligned(ab), aligned(kb), B, nb);
       seconds[v] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
+    const auto t0 = std::chrono::steady_clock::now();
+    const double register_work = apsp::host_ceiling::registers_pass<U16>(register_steps);
+    const auto t1 = std::chrono::steady_clock::now();
+    const double register_rate = register_work / std::chrono::duration<double>(t1 - t0).count();
+    const double l1_work = apsp::host_bench::panels_pass<U16, APSP_AB_ROWS, APSP_AB_REGS>(l1_passes, B);
+    const double l1_rate = l1_work / std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     rate_a.push_back(relaxations / seconds[0]);
     rate_b.push_back(relaxations / seconds[1]);
     ratio.push_back(seconds[0] / seconds[1]);
+    against_a.push_back(rate_a.back() / register_rate);
+    against_b.push_back(rate_b.back() / register_rate);
+    against_l1.push_back(l1_rate / register_rate);
   }
   if (ma != mb) {
     std::fprintf(stderr, "the two versions' matrices differ\n");
@@ -134,6 +153,8 @@ int main(int argc, char** argv) {
               heavy ? "heavy" : "light", rounds, static_cast<long long>(sixteen));
   std::printf("A %.3e relaxations/s (median) | B %.3e | B/A per round: median %.3f, quartiles %.3f-%.3f\n",
               median(rate_a), median(rate_b), median(ratio), q[q.size() / 4], q[3 * q.size() / 4]);
+  std::printf("against the register loop in the same round: A %.3f | B %.3f | L1 micro-kernel %.3f (medians)\n",
+              median(against_a), median(against_b), median(against_l1));
   return 0;
 }
 
