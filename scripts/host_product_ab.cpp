@@ -15,7 +15,8 @@
 // each version's median rate, the per-round ratio B/A (median and quartiles), and each version's
 // and the L1 micro-kernel's rate against the register loop timed in the same round (medians):
 // what the product loses to the operands and C beyond L1, apart from what the CPU's state that
-// moment (its clock, a busy neighbour) takes from every loop alike.
+// moment (its clock, a busy neighbour) takes from every loop alike. And the clock, measured after
+// each round as scripts/cpu_ceiling.cpp measures it, with the register loop per clock.
 #include <cstdint>
 #include <cstdlib>
 
@@ -116,7 +117,7 @@ int main(int argc, char** argv) {
   pack_a(ma.data(), aligned(aa), aligned(ka), B, nb);
   pack_b(mb.data(), aligned(ab), aligned(kb), B, nb);
   const double relaxations = double(nb) * nb * B * double(B) * B;
-  std::vector<double> rate_a, rate_b, ratio, against_a, against_b, against_l1;
+  std::vector<double> rate_a, rate_b, ratio, against_a, against_b, against_l1, hz, register_per_clock;
   int64_t sixteen = 0;
   using apsp::host_simd::U16;
   const long register_steps = long(relaxations / 4 / (apsp::host_ceiling::kAcc * U16::W));
@@ -142,6 +143,8 @@ int main(int argc, char** argv) {
     against_a.push_back(rate_a.back() / register_rate);
     against_b.push_back(rate_b.back() / register_rate);
     against_l1.push_back(l1_rate / register_rate);
+    hz.push_back(apsp::host_ceiling::clock_hz(0.005));
+    register_per_clock.push_back(register_rate / hz.back());
   }
   if (ma != mb) {
     std::fprintf(stderr, "the two versions' matrices differ\n");
@@ -155,6 +158,8 @@ int main(int argc, char** argv) {
               median(rate_a), median(rate_b), median(ratio), q[q.size() / 4], q[3 * q.size() / 4]);
   std::printf("against the register loop in the same round: A %.3f | B %.3f | L1 micro-kernel %.3f (medians)\n",
               median(against_a), median(against_b), median(against_l1));
+  std::printf("clock after each round: %.2f GHz, the register loop %.2f relaxations per clock (medians)\n",
+              median(hz) / 1e9, median(register_per_clock));
   return 0;
 }
 

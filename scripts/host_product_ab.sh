@@ -39,17 +39,21 @@ wait
 for ((p = 0; p < copies; ++p)); do
   echo "copy $p (CPU $((p * cpus / copies))): $(grep -h 'B/A per round' "$out/copy.$p.txt" | sed 's/.*B\/A per round: //')"
   echo "    $(grep -h 'against the register loop' "$out/copy.$p.txt")"
+  echo "    $(grep -h 'clock after each round' "$out/copy.$p.txt")"
 done
 python3 - "$out" "$copies" <<'PY'
 import re, statistics, sys
 out, n = sys.argv[1], int(sys.argv[2])
-ratio, a, b, l1 = [], [], [], []
+ratio, a, b, l1, ghz, per_clock = [], [], [], [], [], []
 for p in range(n):
     text = open(f"{out}/copy.{p}.txt").read()
     ratio.append(float(re.search(r"median ([0-9.]+),", text).group(1)))
     m = re.search(r"A ([0-9.]+) \| B ([0-9.]+) \| L1 micro-kernel ([0-9.]+)", text)
     a.append(float(m.group(1))); b.append(float(m.group(2))); l1.append(float(m.group(3)))
+    m = re.search(r"round: ([0-9.]+) GHz, the register loop ([0-9.]+)", text)
+    ghz.append(float(m.group(1))); per_clock.append(float(m.group(2)))
 med = statistics.median
 print(f"{n} copies: B/A median {med(ratio):.3f} (range {min(ratio):.3f}-{max(ratio):.3f}); against the register loop: "
-      f"A {med(a):.3f} ({min(a):.3f}-{max(a):.3f}), B {med(b):.3f}, L1 micro-kernel {med(l1):.3f} ({min(l1):.3f}-{max(l1):.3f})")
+      f"A {med(a):.3f} ({min(a):.3f}-{max(a):.3f}), B {med(b):.3f}, L1 micro-kernel {med(l1):.3f} ({min(l1):.3f}-{max(l1):.3f}); "
+      f"clock {med(ghz):.2f} GHz ({min(ghz):.2f}-{max(ghz):.2f}), register loop {med(per_clock):.2f} per clock")
 PY
