@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The micro-kernel's pivot loop (host_microkernel.hpp): every pivot of a pass over an MR x NV
-// block of C held in registers, with the prefetches of the next block's lines spread over it.
+// block of C held in registers, with the prefetches of the next block's lines spread over it
+// and, where host_simd_isa.hpp's kPanelAhead says so, of the B panel's a few pivots ahead.
 // Written once on host_simd.hpp's lane types; host_pivot_loop_avx2.hpp replaces it for AVX2's
 // 6 x 2 block (runs of pivots in assembly between the prefetches).
 //
@@ -57,6 +58,11 @@ struct PivotLoop {
     for (int p = 0; p < depth; ++p) {
       if ((p & every) == 0 && (p >> ahead.shift) < ahead.count) ahead.fetch(p >> ahead.shift);
       const typename Lanes::Lane* pivot_row = b + p * (NV * Lanes::W);
+      if constexpr (kPanelAhead > 0) {  // B's row kPanelAhead pivots on (past the panel: no fault)
+        APSP_SIMD_UNROLL
+        for (int l = 0; l < NV * kBytes / 64; ++l)
+          prefetch(reinterpret_cast<const char*>(pivot_row) + kPanelAhead * NV * kBytes + l * 64);
+      }
       Reg bv[NV];
       APSP_SIMD_UNROLL
       for (int v = 0; v < NV; ++v) {
