@@ -10,8 +10,9 @@
 // of random distances 1..1000 (every block takes 16-bit lanes) or 20000..100000 (none does), each
 // tile row's A and each tile column's Bk packed once, then every tile's product, row by row.
 // Each round runs both versions, in alternating order, then the register ceiling's add-min loop
-// (include/apsp/backends/host_register_ceiling.hpp) and the product's micro-kernel over operands
-// in L1 (host_kernel_passes.hpp) for a quarter of the product's relaxations each: the result is
+// (include/apsp/backends/host_register_ceiling.hpp) and the product's micro-kernel over one
+// block's operands, B pivots deep (host_kernel_passes.hpp; in L1 at the default B), for a quarter
+// of the product's relaxations each: the result is
 // each version's median rate, the per-round ratio B/A (median and quartiles), and each version's
 // and the L1 micro-kernel's rate against the register loop timed in the same round (medians):
 // what the product loses to the operands and C beyond L1, apart from what the CPU's state that

@@ -58,10 +58,13 @@ struct PivotLoop {
     for (int p = 0; p < depth; ++p) {
       if ((p & every) == 0 && (p >> ahead.shift) < ahead.count) ahead.fetch(p >> ahead.shift);
       const typename Lanes::Lane* pivot_row = b + p * (NV * Lanes::W);
-      if constexpr (kPanelAhead > 0) {  // B's row kPanelAhead pivots on (past the panel: no fault)
+      if constexpr (kPanelAhead > 0) {
+        // B's row kPanelAhead pivots on. An address to ask for, never read (past the panel near
+        // its end: a prefetch does not fault), so an integer: a pointer may not leave its array.
+        const uintptr_t ahead_row = reinterpret_cast<uintptr_t>(pivot_row) + uintptr_t(kPanelAhead * NV * kBytes);
         APSP_SIMD_UNROLL
         for (int l = 0; l < NV * kBytes / 64; ++l)
-          prefetch(reinterpret_cast<const char*>(pivot_row) + kPanelAhead * NV * kBytes + l * 64);
+          prefetch(reinterpret_cast<const void*>(ahead_row + uintptr_t(l) * 64));  // NOLINT(performance-no-int-to-ptr)
       }
       Reg bv[NV];
       APSP_SIMD_UNROLL
