@@ -118,10 +118,10 @@ APSP_SIMD_INLINE void in_register(Reg& r) {
 /// How many pivots ahead the micro-kernel's intrinsics loop asks for the lines of the B panel
 /// (host_pivot_loop.hpp; 0: it does not). Each block of C reads a whole panel, from L2 (the
 /// panels of a tile row's blocks do not all fit L1). AVX-512: 8; on the 16-vCPU Xeon the
-/// phase-3 product ran 1.015-1.036x faster with it and every CPU busy, 1.008-1.016x on one
-/// (scripts/host_product_ab.sh, docs/results.md); whole solves there vary more than that from
-/// run to run. Not measured to help elsewhere: AVX2's loop (assembly) ran 0.97-0.99x with the
-/// same prefetch on the Zen 3 EPYC, and Arm was never run on hardware.
+/// phase-3 product ran 1.015-1.040x faster with it and every CPU busy, 1.006-1.042x on one, in
+/// 16-bit and in int32 lanes (scripts/host_product_ab.sh, docs/results.md); whole solves there
+/// vary more than that from run to run. Not measured to help elsewhere: AVX2's loop (assembly)
+/// ran 0.97-0.99x with the same prefetch on the Zen 3 EPYC, and Arm was never run on hardware.
 #if defined(APSP_SIMD_AVX512)
 constexpr int kPanelAhead = 8;
 #else
