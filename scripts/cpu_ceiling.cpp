@@ -23,9 +23,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "apsp/backends/host_microkernel.hpp"
 #include "apsp/backends/host_register_ceiling.hpp"
-#include "host_kernel_passes.hpp"
+#include "host_kernel_passes.hpp"  // the micro-kernel's pass
 
 using namespace apsp::host_simd;
 using namespace apsp::host_ceiling;

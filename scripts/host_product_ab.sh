@@ -36,22 +36,20 @@ for ((p = 0; p < copies; ++p)); do
   taskset -c $((p * cpus / copies)) "$out/host_product_ab" "$@" > "$out/copy.$p.txt" &
 done
 wait
-for ((p = 0; p < copies; ++p)); do
-  echo "copy $p (CPU $((p * cpus / copies))): $(grep -h 'B/A per round' "$out/copy.$p.txt" | sed 's/.*B\/A per round: //')"
-  echo "    $(grep -h 'against the register loop' "$out/copy.$p.txt")"
-  echo "    $(grep -h 'clock after each round' "$out/copy.$p.txt")"
-done
-python3 - "$out" "$copies" <<'PY'
+python3 - "$out" "$copies" "$cpus" <<'PY'
 import re, statistics, sys
-out, n = sys.argv[1], int(sys.argv[2])
+out, n, cpus = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 ratio, a, b, l1, ghz, per_clock = [], [], [], [], [], []
 for p in range(n):
     text = open(f"{out}/copy.{p}.txt").read()
-    ratio.append(float(re.search(r"median ([0-9.]+),", text).group(1)))
+    r = re.search(r"B/A per round: median ([0-9.]+), quartiles ([0-9.-]+)", text)
     m = re.search(r"A ([0-9.]+) \| B ([0-9.]+) \| L1 micro-kernel ([0-9.]+)", text)
+    c = re.search(r"round: ([0-9.]+) GHz, the register loop ([0-9.]+)", text)
+    ratio.append(float(r.group(1)))
     a.append(float(m.group(1))); b.append(float(m.group(2))); l1.append(float(m.group(3)))
-    m = re.search(r"round: ([0-9.]+) GHz, the register loop ([0-9.]+)", text)
-    ghz.append(float(m.group(1))); per_clock.append(float(m.group(2)))
+    ghz.append(float(c.group(1))); per_clock.append(float(c.group(2)))
+    print(f"copy {p} (CPU {p * cpus // n}): B/A median {r.group(1)} (quartiles {r.group(2)}); against the register loop: "
+          f"A {m.group(1)}, B {m.group(2)}, L1 micro-kernel {m.group(3)}; {c.group(1)} GHz")
 med = statistics.median
 print(f"{n} copies: B/A median {med(ratio):.3f} (range {min(ratio):.3f}-{max(ratio):.3f}); against the register loop: "
       f"A {med(a):.3f} ({min(a):.3f}-{max(a):.3f}), B {med(b):.3f}, L1 micro-kernel {med(l1):.3f} ({min(l1):.3f}-{max(l1):.3f}); "
