@@ -10,9 +10,10 @@
 # ROWS and REGS (environment) set the block of C (default: 6 and 2, AVX2's); CXXFLAGS the target.
 # PROCESSES=N runs N copies at once, each pinned to its own CPU (spread over the CPUs, as
 # OMP_PROC_BIND=spread places threads): the product as the solve's threads run it when all are
-# busy; one line per copy, then the medians over the copies.
+# busy; one line per copy, then the medians over the copies. BUILT=1 runs the binary that OUT_DIR
+# holds from an earlier call, if any, instead of compiling the two versions again.
 set -euo pipefail
-[ $# -ge 2 ] || { sed -n 3,13p "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n 3,14p "$0"; exit 2; }
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT_DIR:-/tmp/apsp_host_product_ab}
 mkdir -p "$out"
@@ -20,12 +21,14 @@ cxx=${CXX:-g++}
 flags=${CXXFLAGS:--O3 -march=native}
 shape="-DAPSP_AB_ROWS=${ROWS:-6} -DAPSP_AB_REGS=${REGS:-2}"
 src="$here/scripts/host_product_ab.cpp"
-# shellcheck disable=SC2086
-"$cxx" -std=c++17 $flags $shape -I"$1" -Dapsp=apsp_a -DAPSP_AB_PART=a -c "$src" -o "$out/a.o"
-# shellcheck disable=SC2086
-"$cxx" -std=c++17 $flags $shape -I"$2" -Dapsp=apsp_b -DAPSP_AB_PART=b -c "$src" -o "$out/b.o"
-# shellcheck disable=SC2086
-"$cxx" -std=c++17 $flags $shape -I"$here/include" "$src" "$out/a.o" "$out/b.o" -o "$out/host_product_ab"
+if [ "${BUILT:-0}" != 1 ] || [ ! -x "$out/host_product_ab" ]; then
+  # shellcheck disable=SC2086
+  "$cxx" -std=c++17 $flags $shape -I"$1" -Dapsp=apsp_a -DAPSP_AB_PART=a -c "$src" -o "$out/a.o"
+  # shellcheck disable=SC2086
+  "$cxx" -std=c++17 $flags $shape -I"$2" -Dapsp=apsp_b -DAPSP_AB_PART=b -c "$src" -o "$out/b.o"
+  # shellcheck disable=SC2086
+  "$cxx" -std=c++17 $flags $shape -I"$here/include" "$src" "$out/a.o" "$out/b.o" -o "$out/host_product_ab"
+fi
 shift 2
 copies=${PROCESSES:-1}
 if [ "$copies" -le 1 ]; then

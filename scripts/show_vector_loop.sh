@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Prints the CPU micro-kernel's inner loops (include/apsp/backends/host_microkernel.hpp, one pivot of a block
-# of C per iteration) from a binary's disassembly: the int32 loop and the 16-bit one, each with
+# Prints the CPU micro-kernel's inner loops (include/apsp/backends/host_microkernel.hpp; one
+# pivot of a block of C per iteration, two in AVX2's and AVX-512's assembly) from a binary's
+# disassembly: the int32 loop and the 16-bit one, each with
 # its instruction mix (add-mins, broadcasts, loads, stack accesses, register copies). x86-64
 # (AVX2, AVX-512, SSE) and AArch64 (NEON) binaries; OBJDUMP picks the disassembler
 # (aarch64-linux-gnu-objdump for a cross build).
@@ -75,11 +76,13 @@ for lanes in ("int32", "uint16"):
     loads = count(r"^v?movdq[au](32|64)?\s+-?(0x)?[0-9a-f]*\(|^(ldr\s+[qs]\d|ld1\s)") + 2 * count(r"^ldp\s+q") + \
         count(r"^v?padd\w*\s+-?(0x)?[0-9a-f]*\(")
     stack = count(r"\((%rsp|%rbp)\)|\[sp\b")
+    ahead_c = count(r"^prefetchw|^prfm\s+pst")  # for writing: the next block of C
     prefetches = count(r"^prefetch|^prfm")
     copies = count(r"^v?movdq[au](32|64)?\s+%[xyz]mm\d+,\s*%[xyz]mm\d+$|^mov\s+v\d+\.16b")
     regs = sorted(set(re.findall(r"%([xyz])mm\d+", " ".join(loop)))) or ["v (NEON)"]
     print(f"\n{lanes} loop: {len(loop)} instructions; {mins} min, {adds} add, {bcast} broadcast, "
-          f"{loads} vector load, {prefetches} prefetch (of the next block of C, taken every few pivots), "
+          f"{loads} vector load, {prefetches} prefetch ({ahead_c} of the next block of C, "
+          f"{prefetches - ahead_c} of B's panel ahead), "
           f"{stack} stack access, {copies} register copy; registers: "
           f"{', '.join(r + 'mm' if r in 'xyz' else r for r in regs)}")
     if full or lanes == "int32":

@@ -2,8 +2,8 @@
 // The micro-kernel's pivot loop (host_microkernel.hpp): every pivot of a pass over an MR x NV
 // block of C held in registers, with the prefetches of the next block's lines spread over it
 // and, where host_simd_isa.hpp's kPanelAhead says so, of the B panel's a few pivots ahead.
-// Written once on host_simd.hpp's lane types; host_pivot_loop_avx2.hpp replaces it for AVX2's
-// 6 x 2 block (runs of pivots in assembly between the prefetches).
+// Written once on host_simd.hpp's lane types; assembly replaces it for the default block of two
+// ISAs: AVX2's 6 x 2 (host_pivot_loop_avx2.hpp) and AVX-512's 8 x 2 (host_pivot_loop_avx512.hpp).
 //
 // Two empty asm statements (in_register) steer GCC's register allocation, which otherwise made
 // this loop slower than its instructions (seen with GCC 12 on AVX2, scripts/cpu_ceiling.sh):
@@ -92,3 +92,4 @@ struct PivotLoop {
 }  // namespace apsp::host_simd
 
 #include "apsp/backends/host_pivot_loop_avx2.hpp"
+#include "apsp/backends/host_pivot_loop_avx512.hpp"

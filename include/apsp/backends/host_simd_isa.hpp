@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The CPU's vector registers: which instruction set the build targets, the register type, and
 // what both lane types need (host_simd_i32.hpp, host_simd_u16.hpp; host_simd.hpp includes all).
-// These files (with host_pivot_loop_avx2.hpp, AVX2's loop in assembly, and host_register_ceiling.hpp, the
-// ceiling's) are the one place where an instruction set is named. The widest registers the
-// build targets:
+// These files (with host_pivot_loop_avx2.hpp and host_pivot_loop_avx512.hpp, the loops in
+// assembly, and host_register_ceiling.hpp, the ceiling's) are the one place where an instruction
+// set is named. The widest registers the build targets:
 //   AVX-512 (F + BW)   64 bytes   vpaddd + vpminsd / vpaddw + vpminuw on zmm
 //   AVX2               32 bytes   the same on ymm
 //   SSE4.1, SSE2       16 bytes   (SSE2: min by compare and blend; no 16-bit lanes)
@@ -115,11 +115,12 @@ APSP_SIMD_INLINE void in_register(Reg& r) {
 #endif
 }
 
-/// How many pivots ahead the micro-kernel's intrinsics loop asks for the lines of the B panel
-/// (host_pivot_loop.hpp; 0: it does not). Each block of C reads a whole panel, from L2 (the
+/// How many pivots ahead the micro-kernel's loop asks for the lines of the B panel
+/// (host_pivot_loop.hpp, and AVX-512's in assembly; 0: it does not). Each block of C reads a whole panel, from L2 (the
 /// panels of a tile row's blocks do not all fit L1). AVX-512: 8; on the 16-vCPU Xeon the
 /// phase-3 product ran 1.015-1.040x faster with it and every CPU busy, 1.006-1.042x on one, in
-/// 16-bit and in int32 lanes (scripts/host_product_ab.sh, docs/results.md); whole solves there
+/// 16-bit and in int32 lanes (scripts/host_product_ab.sh, docs/results.md; measured with the
+/// intrinsics loop, before AVX-512's in assembly, which keeps it); whole solves there
 /// vary more than that from run to run. Not measured to help elsewhere: AVX2's loop (assembly)
 /// ran 0.97-0.99x with the same prefetch on the Zen 3 EPYC, and Arm was never run on hardware.
 #if defined(APSP_SIMD_AVX512)
