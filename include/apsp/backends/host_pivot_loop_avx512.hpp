@@ -8,7 +8,7 @@
 // Why not GCC's loop of the same intrinsics: it took 4 to 5 instructions of its own per pivot
 // and a register copy (scripts/show_vector_loop.sh), and on the Xeon (Emerald Rapids) the
 // 16-bit min issues on one port only, so whatever else lands there costs it a cycle. Measured on
-// the 16-vCPU Xeon (docs/results.md): the phase-3 product 1.01-1.04x faster in 16-bit lanes,
+// the 16-vCPU Xeon (docs/results.md): the phase-3 product 1.01-1.06x faster in 16-bit lanes,
 // the same in int32; whole 16-thread solves 1.06-1.09x (V = 6000 and 10000, medians), more
 // than the product alone gained in that benchmark (why was not found).
 // The 16 accumulators stay in memory between passes (c[]): as operands they would pass the 30
