@@ -20,17 +20,15 @@
 
 #include <type_traits>
 
+#include "apsp/backends/host_pivot_loop_x86_row.hpp"
+
 namespace apsp::host_simd {
 
 // clang-format off
-// One row of the block: broadcast A's word (at ADDR) into ymm14, add both registers of B (ymm12,
-// ymm13), min into the row's two accumulators.
-#define APSP_AVX2_ROW(ADD, MIN, ADDR, C0, C1)   \
-  "vpbroadcastd " ADDR ", %%ymm14\n\t"          \
-  ADD " %%ymm12, %%ymm14, %%ymm15\n\t"          \
-  ADD " %%ymm13, %%ymm14, %%ymm14\n\t"          \
-  MIN " %%ymm15, %[" C0 "], %[" C0 "]\n\t"      \
-  MIN " %%ymm14, %[" C1 "], %[" C1 "]\n\t"
+// One row of the block (host_pivot_loop_x86_row.hpp): A's word broadcast into ymm14, B in ymm12
+// and ymm13, the sum in ymm15, the row's two accumulators as the named operands C0, C1.
+#define APSP_AVX2_ROW(ADD, MIN, ADDR, C0, C1) \
+  APSP_X86_ADDMIN_ROW(ADD, MIN, ADDR, "%%ymm12", "%%ymm13", "%%ymm14", "%%ymm15", "%[" C0 "]", "%[" C1 "]")
 
 // One pivot at byte offsets AO into A's rows and BO into B: rows 0-2 of A from rax (rows s bytes
 // apart), rows 3-5 from r10 = rax + 3 s, B from r11.

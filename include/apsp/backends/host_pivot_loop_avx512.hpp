@@ -21,17 +21,15 @@
 
 #include <type_traits>
 
+#include "apsp/backends/host_pivot_loop_x86_row.hpp"
+
 namespace apsp::host_simd {
 
 // clang-format off
-// One row of the block: broadcast A's word (at ADDR) into zmm28, add both registers of B (zmm26,
-// zmm27), min into the row's two accumulators.
-#define APSP_AVX512_ROW(ADD, MIN, ADDR, C0, C1)   \
-  "vpbroadcastd " ADDR ", %%zmm28\n\t"            \
-  ADD " %%zmm26, %%zmm28, %%zmm29\n\t"            \
-  ADD " %%zmm27, %%zmm28, %%zmm28\n\t"            \
-  MIN " %%zmm29, " C0 ", " C0 "\n\t"              \
-  MIN " %%zmm28, " C1 ", " C1 "\n\t"
+// One row of the block (host_pivot_loop_x86_row.hpp): A's word broadcast into zmm28, B in zmm26
+// and zmm27, the sum in zmm29, the row's two accumulators C0, C1 (registers).
+#define APSP_AVX512_ROW(ADD, MIN, ADDR, C0, C1) \
+  APSP_X86_ADDMIN_ROW(ADD, MIN, ADDR, "%%zmm26", "%%zmm27", "%%zmm28", "%%zmm29", C0, C1)
 
 // One pivot at byte offsets AO into A's rows and BO into B, with PF (text) before its rows: rows
 // 0, 1, 2, 4 from rax = A (rows s bytes apart), 3 and 6 at t = 3 s from rax, 5 and 7 from
