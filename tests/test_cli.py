@@ -690,7 +690,7 @@ class Options(unittest.TestCase):
                 p.stdout,
                 r"(?m)^apsp_kokkos RESULT V=\d+ E=\d+ backend=\w+ ranks=\d+ concurrency=\d+ block=\d+ solve_s=[0-9.]+ "
                 r"total_s=[0-9.]+ solve_relax_per_s=[0-9.e+]+ total_relax_per_s=[0-9.e+]+ "
-                r"ceiling_relax_per_s=[0-9.e+]+ efficiency=[0-9.]+ verify=PASSED "
+                r"ceiling_relax_per_s=[0-9.e+]+ efficiency=[0-9.]+ efficiency_now=(?:[0-9.]+|n/a) verify=PASSED "
                 r"input=file output=written\n$",
             )
             # Checked by default (8 rows, or all of a smaller graph); --no-verify turns it off.

@@ -90,7 +90,7 @@ class Ceiling(unittest.TestCase):
                 solve = r["relaxations_per_second"]["solve"]
                 self.assertAlmostEqual(c["efficiency"], solve / c["relax_per_s"], delta=1e-9)
                 self.assertTrue(0 < c["efficiency"] < 3, c)
-                m = re.search(r"ceiling_relax_per_s=([0-9.e+]+) efficiency=([0-9.]+) ", p.stdout)
+                m = re.search(r"ceiling_relax_per_s=([0-9.e+]+) efficiency=([0-9.]+) efficiency_now=", p.stdout)
                 self.assertIsNotNone(m, p.stdout)
                 self.assertAlmostEqual(float(m.group(1)), c["relax_per_s"], delta=c["relax_per_s"] * 1e-4)
                 if u16 > 0:  # weights 1..1000: once paths are short, blocks fit 16-bit lanes
@@ -105,7 +105,7 @@ class Ceiling(unittest.TestCase):
         out = os.path.join(self.d, "o")
         p = solver("--no-ceiling", g, out, env=self.env)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertIn("ceiling_relax_per_s=n/a efficiency=n/a", p.stdout)
+        self.assertIn("ceiling_relax_per_s=n/a efficiency=n/a efficiency_now=n/a", p.stdout)
         self.assertFalse(os.path.exists(self.cache))
         p, r = self.record("--backend", "Serial", g, out)
         self.assertIn("ceiling: calibrated after the run", p.stderr)
@@ -115,9 +115,12 @@ class Ceiling(unittest.TestCase):
         self.assertIn("| 1 threads on CPUs", key)
         cached = rates["int32_relax_per_s"]
         self.assertAlmostEqual(r["ceiling"]["int32_relax_per_s"], cached, delta=1)  # (summed as integers)
+        self.assert_measured_now(p, r, True)  # the first calibration is the kept one
         p, r2 = self.record("--backend", "Serial", g, out)
         self.assertIn("calibrated earlier (" + self.cache + ")", p.stderr)
         self.assertAlmostEqual(r2["ceiling"]["int32_relax_per_s"], cached, delta=1)
+        self.assertIsNone(r2["ceiling"]["efficiency_now"])  # nothing measured by this run
+        self.assertIn(" efficiency_now=n/a ", p.stdout)
         p, _ = self.record("--backend", "Serial", "--calibrate", g, out)
         self.assertIn("calibrated now", r["ceiling"]["basis"] + p.stderr)
         # --calibrate keeps the higher of the cached figure and its own: one above any
@@ -128,6 +131,7 @@ class Ceiling(unittest.TestCase):
             p, r3 = self.record("--backend", "Serial", "--calibrate", g, out)
             with open(self.cache) as f:
                 stored = json.load(f)[key]["int32_relax_per_s"]
+            self.assert_measured_now(p, r3, not kept)
             if kept:
                 # what this calibration measured, as a share of the kept figure: far below 1e18
                 self.assertIn("calibrated now at 0 % of an earlier calibration's higher figure, which is kept",
@@ -154,6 +158,26 @@ class Ceiling(unittest.TestCase):
             self.assertGreater(json.load(f)[key]["int32_relax_per_s"], 0)
         # Written through a temporary file renamed into place: none is left beside the cache.
         self.assertEqual(os.listdir(os.path.dirname(self.cache)), ["cpu_ceiling.json"])
+
+
+    def assert_measured_now(self, p, r, same_as_kept):
+        """A run that calibrated: its efficiency against that calibration, in the record and on
+        the RESULT line. `same_as_kept`: the calibration is the figure the cache kept (the first
+        one, or one above the cached figure), else it is below it; never above."""
+        c = r["ceiling"]
+        now = c["measured_relax_per_s"]
+        self.assertIsNotNone(now, c)
+        if same_as_kept:
+            self.assertAlmostEqual(now, c["relax_per_s"], delta=now * 1e-9)
+        else:
+            self.assertLess(now, c["relax_per_s"] * 1e-3)  # the kept figure here is 1e18
+            self.assertIn("against the calibration made after the solve", p.stderr)
+        solve = r["relaxations_per_second"]["solve"]
+        self.assertAlmostEqual(c["efficiency_now"], solve / now, delta=c["efficiency_now"] * 1e-9)
+        self.assertGreaterEqual(c["efficiency_now"], c["efficiency"] * (1 - 1e-9))
+        m = re.search(r" efficiency=([0-9.]+) efficiency_now=([0-9.]+) ", p.stdout)
+        self.assertIsNotNone(m, p.stdout)
+        self.assertAlmostEqual(float(m.group(2)), c["efficiency_now"], delta=6e-4)
 
 
 class Report(unittest.TestCase):

@@ -89,10 +89,12 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
                "a time, not in blocks of two to eight, and solves slower; the JSON record carries them)");
   auto* no_ceiling =
       app.add_flag("--no-ceiling", opt.ceiling.skip, "report no ceiling or efficiency (a CPU then calibrates nothing)");
-  app.add_flag("--calibrate", opt.ceiling.recalibrate,
-               "CPU backends: measure the register add-min ceiling again after the run instead of taking the "
-               "figure cached under $XDG_CACHE_HOME/apsp_kokkos; the cache keeps the highest figure measured "
-               "(another process on the CPUs can only lower one; delete the file to start again)")
+  app.add_flag(
+         "--calibrate", opt.ceiling.recalibrate,
+         "CPU backends: measure the register add-min ceiling again after the run instead of taking the "
+         "figure cached under $XDG_CACHE_HOME/apsp_kokkos; the cache keeps the highest figure measured "
+         "(another process on the CPUs can only lower one; delete the file to start again); efficiency_now is the "
+         "solve against this measurement")
       ->excludes(no_ceiling);
   app.add_option("--backend", opt.backend, "execution space to run on (default: Kokkos' default)");
   app.add_flag("--list-backends", "print the execution spaces this build enables and exit");

@@ -263,6 +263,9 @@ class RunStages {
                           double(procs_.total(int64_t(mine.rates.lanes16)))};
     rep_.ceiling.basis = mine.basis;
     if (procs_.total(mine.known() ? 0 : 1) > 0) rep_.ceiling.rates = {};  // every process's, or none
+    rep_.ceiling.measured = {double(procs_.total(int64_t(mine.measured.int32))),
+                             double(procs_.total(int64_t(mine.measured.lanes16)))};
+    if (procs_.total(mine.measured.int32 > 0 ? 0 : 1) > 0) rep_.ceiling.measured = {};
   }
 
   /// --predecessors, part of the solve: the edges that are shortest paths (those of this
@@ -330,6 +333,7 @@ class RunStages {
       rep_.ceiling.measured_after = true;
     }
     rep_.ceiling.relax_per_s = weighted_ceiling(rep_.ceiling.rates, rep_.ceiling.share16);
+    rep_.ceiling.measured_relax_per_s = weighted_ceiling(rep_.ceiling.measured, rep_.ceiling.share16);
     return rep_;
   }
 

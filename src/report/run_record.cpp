@@ -130,14 +130,18 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
                                               {"remaining", r.phase_seconds[2]}}
                                        : json(nullptr)},
       {"relaxations_per_second", {{"solve", relax / r.seconds.solve}, {"total", relax / r.seconds.total}}},
-      {"ceiling", r.ceiling.known() ? json{{"relax_per_s", r.ceiling.relax_per_s},
-                                           {"int32_relax_per_s", r.ceiling.rates.int32},
-                                           {"uint16_relax_per_s", r.ceiling.rates.lanes16},
-                                           {"share_16bit", r.ceiling.share16},
-                                           {"share_left_out", r.ceiling.left_out},
-                                           {"efficiency", r.efficiency()},
-                                           {"basis", r.ceiling.basis}}
-                                    : json(nullptr)},
+      {"ceiling", r.ceiling.known()
+                      ? json{{"relax_per_s", r.ceiling.relax_per_s},
+                             {"int32_relax_per_s", r.ceiling.rates.int32},
+                             {"uint16_relax_per_s", r.ceiling.rates.lanes16},
+                             {"share_16bit", r.ceiling.share16},
+                             {"share_left_out", r.ceiling.left_out},
+                             {"efficiency", r.efficiency()},
+                             {"measured_relax_per_s",
+                              r.efficiency_now() > 0 ? json(r.ceiling.measured_relax_per_s) : json(nullptr)},
+                             {"efficiency_now", r.efficiency_now() > 0 ? json(r.efficiency_now()) : json(nullptr)},
+                             {"basis", r.ceiling.basis}}
+                      : json(nullptr)},
       {"write_threads", r.write_threads},
       {"output_written", r.written},
       {"verify",

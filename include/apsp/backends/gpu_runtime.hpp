@@ -64,15 +64,15 @@ struct Runtime {
     if (Api::get_device(&id) != Api::kSuccess || Api::multiprocessors(&units, id) != Api::kSuccess ||
         Api::clock_khz(&khz, id) != Api::kSuccess || units <= 0 || khz <= 0) {
       (void)Api::get_last_error();
-      return {{}, "the device's attributes could not be read"};
+      return {{}, "the device's attributes could not be read", {}};
     }
     const PerClock per = Api::relax_per_clock(id);
-    if (per.int32 <= 0) return {{}, std::string("no add-min figures for this architecture (") + per.what + ")"};
+    if (per.int32 <= 0) return {{}, std::string("no add-min figures for this architecture (") + per.what + ")", {}};
     const double hz = double(khz) * 1e3;
     char basis[256];
     std::snprintf(basis, sizeof basis, "%d %s x %.2f GHz x %.1f int32 / %.1f 16-bit relaxations per clock each (%s)",
                   units, Api::kUnit, hz / 1e9, per.int32, per.lanes16, per.what);
-    return {{per.int32 * units * hz, per.lanes16 * units * hz}, basis};
+    return {{per.int32 * units * hz, per.lanes16 * units * hz}, basis, {}};
   }
   /// GPUs this process can see (callable before Kokkos is initialised: ranks pick theirs).
   static int visible_devices() {

@@ -49,11 +49,13 @@ struct HostBackendRuntime {
     const std::string what = std::string("register add-min (") + host_simd::kIsa + ") on " + std::to_string(threads) +
                              (threads == 1 ? " thread" : " threads");
     if (!options.recalibrate)
-      if (const auto cached = cached_calibration(key)) return {*cached, what + ", calibrated earlier (" + where + ")"};
+      if (const auto cached = cached_calibration(key))
+        return {*cached, what + ", calibrated earlier (" + where + ")", {}};
     if (!measure)
       return {{},
               options.recalibrate ? "calibrated after the run (--calibrate)"
-                                  : "calibrated after the run (first run with these CPUs and threads)"};
+                                  : "calibrated after the run (first run with these CPUs and threads)",
+              {}};
     LaneRates r;
     r.int32 = calibrate<host_simd::I32>(threads);
     if constexpr (kLanes16) r.lanes16 = calibrate<host_simd::U16>(threads);
@@ -62,11 +64,13 @@ struct HostBackendRuntime {
     // the kept figure): on a shared host, how much of their best the CPUs gave just now.
     double share = kept.int32 > 0 ? r.int32 / kept.int32 : 1;
     if (kLanes16 && kept.lanes16 > 0) share = std::min(share, r.lanes16 / kept.lanes16);
-    return {kept, what +
-                      (share < 1 ? ", calibrated now at " + std::to_string(int(100 * share)) +
-                                       " % of an earlier calibration's higher figure, which is kept"
-                                 : ", calibrated now") +
-                      (where.empty() ? "" : " (cached in " + where + ")")};
+    return {kept,
+            what +
+                (share < 1 ? ", calibrated now at " + std::to_string(int(100 * share)) +
+                                 " % of an earlier calibration's higher figure, which is kept"
+                           : ", calibrated now") +
+                (where.empty() ? "" : " (cached in " + where + ")"),
+            r};
   }
   /// No devices to choose among.
   static int visible_devices() { return 0; }

@@ -108,10 +108,13 @@ struct RunReport {
   double relaxations() const { return double(vertices) * double(vertices) * double(vertices); }
   /// The efficiency: the relaxations the solve computed (V^3 less the share of products left
   /// out) per second over the ceiling; 0 when it is not known.
-  double efficiency() const {
-    return ceiling.known() && seconds.solve > 0
-               ? relaxations() * (1 - ceiling.left_out) / seconds.solve / ceiling.relax_per_s
-               : 0;
+  double efficiency() const { return against(ceiling.known() ? ceiling.relax_per_s : 0); }
+  /// The same against the calibration made right after the solve (RunCeiling::measured); 0
+  /// when none was made.
+  double efficiency_now() const { return against(ceiling.known() ? ceiling.measured_relax_per_s : 0); }
+  /// The relaxations done per solve second over `rate`; 0 when either is not known.
+  double against(double rate) const {
+    return rate > 0 && seconds.solve > 0 ? relaxations() * (1 - ceiling.left_out) / seconds.solve / rate : 0;
   }
 };
 

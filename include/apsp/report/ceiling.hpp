@@ -23,6 +23,9 @@ struct LaneRates {
 struct DeviceCeiling {
   LaneRates rates;
   std::string basis;  ///< how the rates were found ("132 SMs x 1.98 GHz x ...", "calibrated ...")
+  /// A CPU's calibration made by this call, before the cache kept the higher of it and its own
+  /// figure (`rates`); 0: none made (taken from the cache, or a GPU's attributes).
+  LaneRates measured;
   bool known() const { return rates.int32 > 0; }
 };
 
@@ -42,6 +45,12 @@ struct RunCeiling {
   double relax_per_s = 0;  ///< 0: unknown (skipped, or a device without figures)
   std::string basis;
   bool measured_after = false;  ///< a CPU calibrated after the run (the banner could not say how)
+  /// A CPU's calibration made right after this run's solve (its first with these CPUs, or
+  /// --calibrate), summed over the processes, and the run's ceiling at those rates: the machine
+  /// as it was just then, where `rates` is the best it has shown (a shared host's neighbours
+  /// can lower a calibration by a third from one hour to the next). 0: none made.
+  LaneRates measured;
+  double measured_relax_per_s = 0;
   bool known() const { return relax_per_s > 0; }
 };
 
