@@ -79,8 +79,8 @@ TYPED_TEST(Solver, OtherBlockSizes) {
   }
 }
 
-// The CPU's round driver for many threads (solver/host_rounds.hpp), which solve() takes only
-// from kHostRoundsFromThreads threads on, called directly (these tests run at 1 and 2 threads):
+// The CPU's round driver (solver/host_rounds.hpp), which solve() takes from
+// kHostRoundsFromThreads threads on, called directly (these tests run at 1 and 2 threads):
 // against the naive references, and with the same count of 16-bit relaxations as the separate
 // kernels (the same products, so the same per-block decisions). Sparse graphs: unreachable
 // pairs, so blocks holding INF too; B = 16 gives many rounds and, at V = 1 and 16, one tile.

@@ -37,12 +37,14 @@
 
 namespace apsp::Impl {
 
-/// From how many threads on BlockedFloydWarshall::solve takes this driver. Measured on the
-/// 16-vCPU Xeon (one call, interleaved, V = 6000 unless said, B = 256; docs/results.md): solve
-/// time against the separate kernels 0.910 at 16 threads (0.951 at V = 10000), 0.990 at 8,
-/// 0.981 at 2; on the 2-vCPU EPYC at 2 threads 0.99 to 1.10 from one spell to the next (the
-/// shared host's slow spells hurt it more). Below 8 threads the idle time it removes is small.
-inline constexpr int kHostRoundsFromThreads = 8;
+/// From how many threads on BlockedFloydWarshall::solve takes this driver: every thread count
+/// but one (one thread runs the items in order, as the separate kernels do). Solve time against
+/// the separate kernels, interleaved pairs, B = 256 (docs/results.md): on the 16-vCPU Xeon at
+/// V = 6000, 0.910 at 16 threads (0.951 at V = 10000), 0.990 at 8, 0.981 at 2 (1fb1841), and
+/// medians 0.971 at 2 and 0.990 at 4 on a noisier host (6 pairs each); on the 2-vCPU Zen 5 EPYC
+/// at V = 4000 and 2 threads 0.987, all 10 pairs below 1 (separately, phase 1 alone takes 3.4 %
+/// of that solve while the other thread waits). Until then the driver started at 8 threads.
+inline constexpr int kHostRoundsFromThreads = 2;
 
 /// A thread's wait for another thread's item: spin briefly, then give the CPU away (with more
 /// threads than CPUs the item waited for may need this one).
