@@ -94,6 +94,8 @@ def row(r):
         "total_relax_per_s": rates.get("total") if ok else None,
         "ceiling_relax_per_s": ceiling.get("relax_per_s") if ok else None,
         "efficiency": ceiling.get("efficiency") if ok else None,
+        # against the CPU calibration made right after the solve (runs that calibrated)
+        "efficiency_now": ceiling.get("efficiency_now") if ok else None,
         "finished": ok or r.get("status") == "verify_failed",
         "verdict": verdict,
         "commit": (r.get("program") or {}).get("git_hash", "?"),
@@ -148,12 +150,12 @@ def pct(x):
 
 def print_table(rows, best, pp, why):
     print("| machine / backend | Kokkos | threads or GPUs | graph | V | solve relax/s | whole-run relax/s "
-          "| ceiling relax/s | efficiency | verdict | commit |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          "| ceiling relax/s | efficiency | against the calibration just after | verdict | commit |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for x in rows:
         print(f"| {x['platform']} | {x['kokkos']} | {parallelism(x)} | {x['graph']} | {x['V'] or ''} | "
               f"{sci(x['solve_relax_per_s'])} | {sci(x['total_relax_per_s'])} | {sci(x['ceiling_relax_per_s'])} | "
-              f"{pct(x['efficiency'])} | {x['verdict']} | {x['commit']} |")
+              f"{pct(x['efficiency'])} | {pct(x['efficiency_now'])} | {x['verdict']} | {x['commit']} |")
     print()
     for p, e in best.items():
         print(f"best efficiency {pct(e)}: {p}")

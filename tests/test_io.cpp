@@ -460,6 +460,26 @@ TEST(CpuTopologyTest, OnlineCpusAndTheGpuRankShare) {
   EXPECT_EQ(gpu_rank_cpus({1}, {0, 1}, 1, 2), std::vector<int>{1});       // a share of one CPU gains nothing
 }
 
+// A model string without a number gets the family and model numbers (a VM's "AMD EPYC" names
+// Zen 3, 4 and 5 alike); one with a number stays as it is; no model name: "CPU".
+TEST(CpuTopologyTest, AModelNameWithoutANumberGetsTheFamilyAndModel) {
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("apsp_cpuinfo_" + std::to_string(getpid()));
+  auto model_of = [&](const std::string& text) {
+    std::ofstream(file) << text;
+    return cpu_model(file.string());
+  };
+  EXPECT_EQ(model_of("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\n"
+                     "model name\t: AMD EPYC\nstepping\t: 1\nprocessor\t: 1\nmodel\t\t: 9\n"),
+            "AMD EPYC (family 26 model 2)");
+  EXPECT_EQ(model_of("cpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC 9654 96-Core Processor\n"),
+            "AMD EPYC 9654 96-Core Processor");
+  EXPECT_EQ(model_of("model name\t: Intel(R) Xeon(R) Processor\n"), "Intel(R) Xeon(R) Processor");  // no numbers
+  EXPECT_EQ(model_of("processor\t: 0\nBogoMIPS\t: 50.00\nCPU part\t: 0xd0c\n"), "CPU");  // Arm: no model name
+  std::filesystem::remove(file);
+  EXPECT_EQ(cpu_model(file.string()), "CPU");  // no file
+}
+
 // Threads' shares cover [0, n) once, in order, their sizes differing by at most one.
 TEST(HelperThreadsTest, SharesCoverEveryItemOnceInOrder) {
   for (const int64_t n : {int64_t(0), int64_t(1), int64_t(7), int64_t(1000), int64_t(1) << 40})

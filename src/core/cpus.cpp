@@ -19,6 +19,28 @@
 
 namespace apsp {
 
+std::string cpu_model(const std::string& cpuinfo) {
+  std::ifstream in(cpuinfo);
+  std::string name, family, model;
+  auto value = [](const std::string& line) {  // after "key\t: "
+    const size_t at = line.find_first_not_of(' ', line.find(':') + 1);
+    return at == std::string::npos ? std::string() : line.substr(at);
+  };
+  for (std::string line; (name.empty() || family.empty() || model.empty()) && std::getline(in, line);) {
+    if (line.find(':') == std::string::npos) continue;
+    if (line.rfind("model name", 0) == 0)
+      name = value(line);
+    else if (line.rfind("cpu family", 0) == 0)
+      family = value(line);
+    else if (line.rfind("model", 0) == 0)
+      model = value(line);
+  }
+  if (name.empty()) return "CPU";
+  const bool numbered = std::any_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (numbered || family.empty() || model.empty()) return name;
+  return name + " (family " + family + " model " + model + ")";
+}
+
 std::vector<int> allowed_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -23,13 +22,8 @@ template <class ExecSpace>
 struct HostBackendRuntime {
   using HostStagingSpace = typename ExecSpace::memory_space;
   static constexpr const char* kMpiDeviceApi = nullptr;  // MPI reads host memory anyway
-  /// The CPU model, from /proc/cpuinfo where there is one.
-  static std::string device_name() {
-    std::ifstream cpuinfo("/proc/cpuinfo");
-    for (std::string line; std::getline(cpuinfo, line);)
-      if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-    return "CPU";
-  }
+  /// The CPU model (cpu_model: with its family and model numbers where the name has none).
+  static std::string device_name() { return cpu_model(); }
   /// Whether the product has 16-bit lanes (and the ceiling a 16-bit rate).
   static constexpr bool kLanes16 = BackendTraits<ExecSpace>::kHostLanes16;
   /// The register-resident add-min on every thread of the run (report/ceiling.hpp), in the

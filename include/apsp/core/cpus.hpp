@@ -22,6 +22,13 @@ bool set_allowed_cpus(const std::vector<int>& cpus);
 /// "0-7,16-23".
 std::string cpu_list(const std::vector<int>& cpus);
 
+/// The CPU model from `cpuinfo` (/proc/cpuinfo; "CPU" where it names none). A virtual
+/// machine's model string can leave the number out ("AMD EPYC" on Zen 3, 4 and 5 alike,
+/// "Intel(R) Xeon(R) Processor"): such a name gets the family and model numbers, which tell the
+/// generations apart ("AMD EPYC (family 26 model 2)"; no comma: a run's devices are joined by
+/// ", "). The calibration cache and apsp_report.py's platforms go by this name.
+std::string cpu_model(const std::string& cpuinfo = "/proc/cpuinfo");
+
 /// The CPUs the OS has online (`sysfs`/online, "0-31"), ascending; where that file is missing,
 /// 0 .. hardware_concurrency() - 1. `sysfs`: where the file is (tests).
 std::vector<int> online_cpus(const std::string& sysfs = "/sys/devices/system/cpu");
