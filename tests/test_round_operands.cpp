@@ -257,3 +257,43 @@ TEST(RoundOperands, PhaseTwoMarksAsTheMarkingKernelDoes) {
 }
 
 }  // namespace
+
+// A round packs its operands' 16-bit forms in the first two rounds and after any product noted
+// a block of C that took 16-bit lanes or would have; without them a product runs int32 lanes
+// alone, with C's result unchanged, and samples whether its blocks would qualify.
+TEST(RoundOperands, SixteenBitFormsArePackedWhileBlocksQualify) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  using Ops = apsp::Impl::TileOps<Host>;
+  static_assert(Ops::kPacksRounds, "the host packs its rounds' operands");
+  constexpr int kB = 192, kTiles = 3;  // a multiple of every host block shape's unit
+  for (const bool heavy : {false, true}) {
+    SCOPED_TRACE(heavy ? "heavy entries" : "light entries");
+    apsp::DistanceMatrix<Host, int32_t> d(int64_t(kB) * kTiles, kB);
+    const apsp::RowBlock rb = apsp::RowBlock::of(d);
+    const int64_t n = rb.n;
+    std::mt19937 rng(heavy ? 41 : 42);
+    for (int64_t e = 0; e < n * n; ++e) d.data(e) = heavy ? int32_t(40000 + rng() % 50000) : int32_t(1 + rng() % 1000);
+    const apsp::RoundOperands<Host, Ops> ops(rb);
+    EXPECT_EQ(ops.layout(rb).lanes16, 1);  // the first two rounds, whatever was noted
+    EXPECT_EQ(ops.layout(rb).lanes16, 1);
+    const apsp::PackedRound p = ops.layout(rb);  // nothing noted since
+    ASSERT_EQ(p.lanes16, 0);
+    for (int t = 0; t < 2 * kTiles; ++t)
+      apsp::RoundOperands<Host, Ops>::pack_one(p, rb.rows, rb.tile_row(0), n, kB, 0, kTiles, kB, t);
+    // Tile (1, 2) against its product with tile (1, 0) and tile (0, 2), computed here.
+    const auto at = [&](int64_t row, int64_t col) { return row * n + col; };
+    const int64_t B = kB;
+    std::vector<int32_t> expected(size_t(B * B));
+    for (int64_t r = 0; r < B; ++r)
+      for (int64_t c = 0; c < B; ++c) {
+        int32_t best = d.data(at(B + r, 2 * B + c));
+        for (int64_t q = 0; q < B; ++q) best = std::min(best, d.data(at(B + r, q)) + d.data(at(q, 2 * B + c)));
+        expected[size_t(r * B + c)] = best;
+      }
+    EXPECT_EQ(Ops::host_packed_product(d.data.data() + at(B, 2 * B), n, kB, kB, p, 1, 2), 0);  // int32 alone
+    for (int64_t r = 0; r < B; ++r)
+      for (int64_t c = 0; c < B; ++c) ASSERT_EQ(d.data(at(B + r, 2 * B + c)), expected[size_t(r * B + c)]);
+    // Light entries qualify (sampled): the next round packs the 16-bit forms again.
+    EXPECT_EQ(ops.layout(rb).lanes16, heavy ? 0 : 1);
+  }
+}

@@ -134,17 +134,20 @@ struct HostOperands {
     }
     if constexpr (k16) s.bk_small[int(k16Lanes)] = I32::below<kSmallLimit>(finite);
   }
-  /// A whole (rows x pivots), in every lane type the build has.
-  static void pack_a_whole(const Packed& s, const int32_t* a, int64_t ld, int rows, int pivots) {
+  /// A whole (rows x pivots), in int32 lanes and, where the build has them and `lanes16`, in
+  /// 16-bit lanes.
+  static void pack_a_whole(const Packed& s, const int32_t* a, int64_t ld, int rows, int pivots, bool lanes16 = true) {
     for (int i0 = 0; i0 < rows; i0 += MR) {
       pack_a_rows<false>(s, a, ld, i0, rows, pivots);
-      if constexpr (k16) pack_a_rows<true>(s, a, ld, i0, rows, pivots);
+      if constexpr (k16)
+        if (lanes16) pack_a_rows<true>(s, a, ld, i0, rows, pivots);
     }
   }
-  /// Bk whole (pivots x cols), in every lane type the build has.
-  static void pack_bk_whole(const Packed& s, const int32_t* bk, int64_t ld, int cols, int pivots) {
+  /// Bk whole (pivots x cols), likewise.
+  static void pack_bk_whole(const Packed& s, const int32_t* bk, int64_t ld, int cols, int pivots, bool lanes16 = true) {
     pack_bk<false>(s, bk, ld, cols, pivots);
-    if constexpr (k16) pack_bk<true>(s, bk, ld, cols, pivots);
+    if constexpr (k16)
+      if (lanes16) pack_bk<true>(s, bk, ld, cols, pivots);
   }
 };
 

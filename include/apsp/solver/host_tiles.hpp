@@ -77,6 +77,22 @@ struct HostTiles {
   static int product(int32_t* c, int64_t ld, int rows, int cols, int pivots, const Packed& packed) {
     return product(c, nullptr, nullptr, ld, rows, cols, pivots, packed, true);
   }
+  /// The same where only the int32 operands were packed (a round of a graph whose blocks stopped
+  /// qualifying for 16-bit lanes, round_operands.hpp): every block in int32 lanes, without the
+  /// per-block test. Returns whether the first whole block would have taken 16-bit lanes (a
+  /// sample, so that the round driver packs the 16-bit forms again once blocks qualify).
+  static bool product_int32(int32_t* c, int64_t ld, int rows, int cols, int pivots, const Packed& packed) {
+    Product p{packed, c, nullptr, nullptr, ld, rows, cols, pivots};
+    p.all_packed();
+    const bool qualifies = rows >= MR && cols >= NR16 && p.qualifies(c, ld, 0);
+    for (int i0 = 0; i0 < rows; i0 += MR)
+      for (int j0 = 0; j0 < cols; j0 += NR16) {
+        p.ahead(i0, j0);
+        p.block32(i0, j0);
+      }
+    return qualifies;
+  }
+
   /// A rows x cols C, an A of rows x pivots and a Bk of pivots x cols (each at most the B that
   /// `s` was made for; rows and cols multiples of W), packed already or into `s`.
   static int product(int32_t* c, const int32_t* a, const int32_t* bk, int64_t ld, int rows, int cols, int pivots,
@@ -170,6 +186,40 @@ struct HostTiles {
       for (int i = 0; i < r; ++i)
         for (int j = 0; j < w; ++j) c[(i0 + i) * ld + j0 + j] = edge[i][j];
       return sixteen;
+    }
+
+    /// Block (i0, j0) in int32 lanes alone (product_int32).
+    void block32(int i0, int j0) {
+      if (i0 + MR <= rows && j0 + NR16 <= cols) {
+        int32_t* corner = c + i0 * ld + j0;
+        relax32(corner, ld, i0, Operands::panel32(s.pitch, j0, 0), next);
+        relax32(corner + W, ld, i0, Operands::panel32(s.pitch, j0, 1), {});
+        return;
+      }
+      alignas(64) int32_t edge[MR][NR16] = {};
+      const int r = rows - i0 < MR ? rows - i0 : MR, w = cols - j0 < NR16 ? cols - j0 : NR16;
+      for (int i = 0; i < r; ++i)
+        for (int j = 0; j < w; ++j) edge[i][j] = c[(i0 + i) * ld + j0 + j];
+      relax32(&edge[0][0], NR16, i0, Operands::panel32(s.pitch, j0, 0), {});
+      relax32(&edge[0][0] + W, NR16, i0, Operands::panel32(s.pitch, j0, 1), {});
+      for (int i = 0; i < r; ++i)
+        for (int j = 0; j < w; ++j) c[(i0 + i) * ld + j0 + j] = edge[i][j];
+    }
+
+    /// Whether the whole block at `corner` (block row i0) passes block_at's tests for 16-bit
+    /// lanes, the operands' int32 flags standing for the 16-bit ones (a sample: product_int32).
+    bool qualifies(const int32_t* corner, int64_t cld, int i0) const {
+      if constexpr (k16) {
+        Reg any = I32::splat(0), finite = I32::splat(0);
+        for (int i = 0; i < MR; ++i)
+          for (int v = 0; v < 2 * NV; ++v) {
+            const Reg x = I32::loadu(corner + i * cld + v * W);
+            any = I32::bit_or(any, x);
+            finite = I32::bit_or(finite, I32::inf_as_zero(x, kInf));
+          }
+        return I32::below_2_15(any) || (s.small(false, i0) && I32::below_2_15(finite));
+      }
+      return false;
     }
 
     bool block_at(int32_t* corner, int64_t cld, int i0, int j0) {

@@ -25,8 +25,10 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "apsp/core/constants.hpp"
@@ -145,6 +147,15 @@ struct PackedRound {
   const int32_t* marks_a = nullptr;
   const int32_t* marks_bk = nullptr;
   int64_t least = 0;  ///< ints from each mark to its tile's least entry (OperandMarks::least)
+  /// (Ops::kPacksRounds) Whether the operands are packed in 16-bit lanes too (RoundOperands::
+  /// layout decides per round), and where products note that blocks of C took them or would.
+  int lanes16 = 1;
+  std::atomic<int>* qualified = nullptr;
+  /// (host code) A product's note: a block took 16-bit lanes, or would have.
+  void note_qualified() const {
+    if (qualified != nullptr && qualified->load(std::memory_order_relaxed) == 0)
+      qualified->store(1, std::memory_order_relaxed);
+  }
   KOKKOS_INLINE_FUNCTION explicit operator bool() const { return a != nullptr; }
   /// The marks of tile (i, j)'s operands (i: of the kernel's rows).
   KOKKOS_INLINE_FUNCTION OperandMarks marks(int i, int j) const {
@@ -231,24 +242,35 @@ class RoundOperands {
     return {};
   }
 
-  /// (kPacksRounds) Where the operands of the rows of `rb` go, packed by nothing yet.
+  /// (kPacksRounds) Where the operands of the rows of `rb` go, packed by nothing yet, for the
+  /// next round: called once per round, before its packing and after the products of the
+  /// round before. Whether the round packs 16-bit forms too: in the first two, and after any
+  /// product noted a block of C that took 16-bit lanes or, sampled, would have. Without them
+  /// (a graph whose distances all passed 2^15) the products run int32 lanes without the
+  /// per-block test: on the Zen 5 EPYC both cost such a graph 3.4-3.8 % of its solve
+  /// (docs/results.md). Entries only fall, so blocks that qualify keep qualifying.
   PackedRound layout(const RowBlock& rb) const {
     const int B = rb.block;
-    return PackedRound{storage_.data(),
-                       storage_.data() + rb.row_tiles * int64_t(Ops::a_ints(B)),
-                       int64_t(Ops::a_ints(B)),
-                       int64_t(Ops::bk_ints(B)),
-                       rb.vertices,
-                       rb.first_tile};
+    PackedRound p{storage_.data(),
+                  storage_.data() + rb.row_tiles * int64_t(Ops::a_ints(B)),
+                  int64_t(Ops::a_ints(B)),
+                  int64_t(Ops::bk_ints(B)),
+                  rb.vertices,
+                  rb.first_tile};
+    const bool seen = qualified_->exchange(0, std::memory_order_relaxed) != 0;
+    p.lanes16 = int(seen || *first_rounds_ > 0);
+    if (*first_rounds_ > 0) --*first_rounds_;
+    p.qualified = qualified_.get();
+    return p;
   }
   /// (kPacksRounds) Packs operand t of round k into `p`: tile (t, k) of the `rows` tile rows
   /// at `rows_base` for t < rows, else tile (k, t - rows) of the pivot row block.
   KOKKOS_INLINE_FUNCTION static void pack_one(const PackedRound& p, const int32_t* rows_base, const int32_t* pivot_row,
                                               int64_t n, int B, int k, int rows, int pivots, int t) {
     if (t < rows)
-      Ops::pack_a(p.a + t * p.a_ints, rows_base + int64_t(t) * B * n + int64_t(k) * B, n, B, pivots);
+      Ops::pack_a(p.a + t * p.a_ints, rows_base + int64_t(t) * B * n + int64_t(k) * B, n, B, pivots, p.lanes16 != 0);
     else
-      Ops::pack_bk(p.bk + (t - rows) * p.bk_ints, pivot_row + int64_t(t - rows) * B, n, B, pivots);
+      Ops::pack_bk(p.bk + (t - rows) * p.bk_ints, pivot_row + int64_t(t - rows) * B, n, B, pivots, p.lanes16 != 0);
   }
 
   // The kernels' functors are public: nvcc's generated launch stubs name them from outside.
@@ -319,6 +341,9 @@ class RoundOperands {
   }
 
   Kokkos::View<int32_t*, typename ExecSpace::memory_space> storage_;
+  /// (kPacksRounds) Noted by products (PackedRound::note_qualified), read and cleared by layout().
+  std::shared_ptr<std::atomic<int>> qualified_ = std::make_shared<std::atomic<int>>(0);
+  std::shared_ptr<int> first_rounds_ = std::make_shared<int>(2);  ///< layouts that pack 16-bit forms regardless
 };
 
 }  // namespace apsp

@@ -182,22 +182,25 @@ struct TileOps {
   // (i, k)) and one Bk operand (tile (k, j)), and a product whose operands are packed already.
   static size_t a_ints(int B) { return HostOperands<Traits>::a_ints(B); }
   static size_t bk_ints(int B) { return HostOperands<Traits>::bk_ints(B); }
-  KOKKOS_INLINE_FUNCTION static void pack_a(int32_t* out, const int32_t* a, int64_t ld, int B, int pivots) {
+  /// `lanes16`: the 16-bit forms too (PackedRound::lanes16).
+  KOKKOS_INLINE_FUNCTION static void pack_a(int32_t* out, const int32_t* a, int64_t ld, int B, int pivots,
+                                            bool lanes16 = true) {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     using O = HostOperands<Traits>;
-    O::pack_a_whole(typename O::Packed(B, out, nullptr), a, ld, B, pivots);
+    O::pack_a_whole(typename O::Packed(B, out, nullptr), a, ld, B, pivots, lanes16);
     out[O::a_ints(B) - O::kFiniteInts] = O::holds_finite(a, ld, B, pivots);
 #else
-    (void)out, (void)a, (void)ld, (void)B, (void)pivots;
+    (void)out, (void)a, (void)ld, (void)B, (void)pivots, (void)lanes16;
 #endif
   }
-  KOKKOS_INLINE_FUNCTION static void pack_bk(int32_t* out, const int32_t* bk, int64_t ld, int B, int pivots) {
+  KOKKOS_INLINE_FUNCTION static void pack_bk(int32_t* out, const int32_t* bk, int64_t ld, int B, int pivots,
+                                             bool lanes16 = true) {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     using O = HostOperands<Traits>;
-    O::pack_bk_whole(typename O::Packed(B, nullptr, out), bk, ld, B, pivots);
+    O::pack_bk_whole(typename O::Packed(B, nullptr, out), bk, ld, B, pivots, lanes16);
     out[O::bk_ints(B) - O::kFiniteInts] = O::holds_finite(bk, ld, pivots, B);
 #else
-    (void)out, (void)bk, (void)ld, (void)B, (void)pivots;
+    (void)out, (void)bk, (void)ld, (void)B, (void)pivots, (void)lanes16;
 #endif
   }
   /// Whether A or Bk, packed for tile (i, j) (i of the kernel's rows), is INF alone: the product
@@ -221,10 +224,16 @@ struct TileOps {
   static int64_t host_packed_product(int32_t* c, int64_t ld, int B, int pivots, const PackedRound& round, int i,
                                      int j) {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-    return HostTiles<Traits>::product(
-               c, ld, round.extent(round.first_tile + i, B), round.extent(j, B), pivots,
-               typename HostTiles<Traits>::Packed(B, round.a + i * round.a_ints, round.bk + j * round.bk_ints)) *
-           HostTiles<Traits>::block_relaxations(pivots);
+    using Tiles = HostTiles<Traits>;
+    const typename Tiles::Packed packed(B, round.a + i * round.a_ints, round.bk + j * round.bk_ints);
+    const int rows = round.extent(round.first_tile + i, B), cols = round.extent(j, B);
+    if (round.lanes16 == 0) {  // int32 operands alone this round (RoundOperands::layout)
+      if (Tiles::product_int32(c, ld, rows, cols, pivots, packed)) round.note_qualified();
+      return 0;
+    }
+    const int sixteen = Tiles::product(c, ld, rows, cols, pivots, packed);
+    if (sixteen > 0) round.note_qualified();
+    return sixteen * Tiles::block_relaxations(pivots);
 #else
     (void)c, (void)ld, (void)B, (void)pivots, (void)round, (void)i, (void)j;
     return 0;
