@@ -258,7 +258,7 @@ TEST(RoundOperands, PhaseTwoMarksAsTheMarkingKernelDoes) {
 
 }  // namespace
 
-// A round packs its operands' 16-bit forms in the first two rounds and after any product noted
+// A round packs its operands' 16-bit forms in rounds 0 and 1 and after any product noted
 // a block of C that took 16-bit lanes or would have; without them a product runs int32 lanes
 // alone, with C's result unchanged, and samples whether its blocks would qualify.
 TEST(RoundOperands, SixteenBitFormsArePackedWhileBlocksQualify) {
@@ -274,9 +274,9 @@ TEST(RoundOperands, SixteenBitFormsArePackedWhileBlocksQualify) {
     std::mt19937 rng(heavy ? 41 : 42);
     for (int64_t e = 0; e < n * n; ++e) d.data(e) = heavy ? int32_t(40000 + rng() % 50000) : int32_t(1 + rng() % 1000);
     const apsp::RoundOperands<Host, Ops> ops(rb);
-    EXPECT_EQ(ops.layout(rb).lanes16, 1);  // the first two rounds, whatever was noted
-    EXPECT_EQ(ops.layout(rb).lanes16, 1);
-    const apsp::PackedRound p = ops.layout(rb);  // nothing noted since
+    EXPECT_EQ(ops.layout(rb, 0).lanes16, 1);  // rounds 0 and 1, whatever was noted
+    EXPECT_EQ(ops.layout(rb, 1).lanes16, 1);
+    const apsp::PackedRound p = ops.layout(rb, 2);  // nothing noted since
     ASSERT_EQ(p.lanes16, 0);
     for (int t = 0; t < 2 * kTiles; ++t)
       apsp::RoundOperands<Host, Ops>::pack_one(p, rb.rows, rb.tile_row(0), n, kB, 0, kTiles, kB, t);
@@ -294,6 +294,6 @@ TEST(RoundOperands, SixteenBitFormsArePackedWhileBlocksQualify) {
     for (int64_t r = 0; r < B; ++r)
       for (int64_t c = 0; c < B; ++c) ASSERT_EQ(d.data(at(B + r, 2 * B + c)), expected[size_t(r * B + c)]);
     // Light entries qualify (sampled): the next round packs the 16-bit forms again.
-    EXPECT_EQ(ops.layout(rb).lanes16, heavy ? 0 : 1);
+    EXPECT_EQ(ops.layout(rb, 3).lanes16, heavy ? 0 : 1);
   }
 }

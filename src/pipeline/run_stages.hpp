@@ -259,13 +259,15 @@ class RunStages {
   void find_ceiling(bool measure) {
     DeviceCeiling mine;
     procs_.collectively([&] { mine = Runtime::ceiling(opt_.ceiling, measure); });
-    rep_.ceiling.rates = {double(procs_.total(int64_t(mine.rates.int32))),
-                          double(procs_.total(int64_t(mine.rates.lanes16)))};
+    // Summed over the processes where every one has them, else none (collective: every process
+    // calls it in the same order).
+    auto summed = [&](const LaneRates& r) {
+      const LaneRates sum{double(procs_.total(int64_t(r.int32))), double(procs_.total(int64_t(r.lanes16)))};
+      return procs_.total(r.int32 > 0 ? 0 : 1) > 0 ? LaneRates{} : sum;
+    };
+    rep_.ceiling.rates = summed(mine.rates);
     rep_.ceiling.basis = mine.basis;
-    if (procs_.total(mine.known() ? 0 : 1) > 0) rep_.ceiling.rates = {};  // every process's, or none
-    rep_.ceiling.measured = {double(procs_.total(int64_t(mine.measured.int32))),
-                             double(procs_.total(int64_t(mine.measured.lanes16)))};
-    if (procs_.total(mine.measured.int32 > 0 ? 0 : 1) > 0) rep_.ceiling.measured = {};
+    rep_.ceiling.measured = summed(mine.measured);
   }
 
   /// --predecessors, part of the solve: the edges that are shortest paths (those of this

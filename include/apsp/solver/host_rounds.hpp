@@ -237,7 +237,7 @@ class HostRounds {
                   int64_t* lanes16) {
     const int nb = rb.col_tiles, q = k + 1 < nb ? k + 1 : -1, threads = s.workers;
     RoundKernel r{};
-    r.rb = rb, r.packed = round_ops.layout(rb), r.flags = &flags, r.lanes16 = lanes16;
+    r.rb = rb, r.packed = round_ops.layout(rb, k), r.flags = &flags, r.lanes16 = lanes16;
     r.scratch_base = s.base, r.scratch_ints = s.ints, r.workers = threads;
     r.k = k, r.q = q, r.nb = nb;
     r.packs = k >= 0 ? 2 * nb : 0;

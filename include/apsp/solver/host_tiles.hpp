@@ -177,63 +177,67 @@ struct HostTiles {
     /// Block (i0, j0): in 16-bit lanes if its entries allow it (returns true), else as two
     /// int32 blocks.
     bool block(int i0, int j0) {
-      if (i0 + MR <= rows && j0 + NR16 <= cols) return block_at(c + i0 * ld + j0, ld, i0, j0);
+      return on_block(i0, j0, [&](int32_t* corner, int64_t cld) { return block_at(corner, cld, i0, j0); });
+    }
+    /// Block (i0, j0) in int32 lanes alone (product_int32).
+    void block32(int i0, int j0) {
+      on_block(i0, j0, [&](int32_t* corner, int64_t cld) {
+        relax32_pair(corner, cld, i0, j0);
+        return false;
+      });
+    }
+    /// `relax(corner, cld)` on block (i0, j0) of C in place, or on a copy where the block
+    /// reaches past C's rows or columns; returns what `relax` returns.
+    template <class Relax>
+    bool on_block(int i0, int j0, Relax&& relax) {
+      if (i0 + MR <= rows && j0 + NR16 <= cols) return relax(c + i0 * ld + j0, ld);
       alignas(64) int32_t edge[MR][NR16] = {};
       const int r = rows - i0 < MR ? rows - i0 : MR, w = cols - j0 < NR16 ? cols - j0 : NR16;
       for (int i = 0; i < r; ++i)
         for (int j = 0; j < w; ++j) edge[i][j] = c[(i0 + i) * ld + j0 + j];
-      const bool sixteen = block_at(&edge[0][0], NR16, i0, j0);
+      const bool sixteen = relax(&edge[0][0], int64_t(NR16));
       for (int i = 0; i < r; ++i)
         for (int j = 0; j < w; ++j) c[(i0 + i) * ld + j0 + j] = edge[i][j];
       return sixteen;
     }
 
-    /// Block (i0, j0) in int32 lanes alone (product_int32).
-    void block32(int i0, int j0) {
-      if (i0 + MR <= rows && j0 + NR16 <= cols) {
-        int32_t* corner = c + i0 * ld + j0;
-        relax32(corner, ld, i0, Operands::panel32(s.pitch, j0, 0), next);
-        relax32(corner + W, ld, i0, Operands::panel32(s.pitch, j0, 1), {});
-        return;
-      }
-      alignas(64) int32_t edge[MR][NR16] = {};
-      const int r = rows - i0 < MR ? rows - i0 : MR, w = cols - j0 < NR16 ? cols - j0 : NR16;
-      for (int i = 0; i < r; ++i)
-        for (int j = 0; j < w; ++j) edge[i][j] = c[(i0 + i) * ld + j0 + j];
-      relax32(&edge[0][0], NR16, i0, Operands::panel32(s.pitch, j0, 0), {});
-      relax32(&edge[0][0] + W, NR16, i0, Operands::panel32(s.pitch, j0, 1), {});
-      for (int i = 0; i < r; ++i)
-        for (int j = 0; j < w; ++j) c[(i0 + i) * ld + j0 + j] = edge[i][j];
+    /// Whether every entry of the block at `corner` is below 2^15 (block_at's first test).
+    static bool below_cap(const int32_t* corner, int64_t cld) {
+      Reg any = I32::splat(0);  // the OR of the block's entries
+      for (int i = 0; i < MR; ++i)
+        for (int v = 0; v < 2 * NV; ++v) any = I32::bit_or(any, I32::loadu(corner + i * cld + v * W));
+      return I32::below_2_15(any);
+    }
+    /// Whether every entry of the block is INF or below 2^15 - 1 (with_inf's test of C).
+    static bool finite_below_cap(const int32_t* corner, int64_t cld) {
+      Reg finite = I32::splat(0);
+      for (int i = 0; i < MR; ++i)
+        for (int v = 0; v < 2 * NV; ++v)
+          finite = I32::bit_or(finite, I32::inf_as_zero(I32::loadu(corner + i * cld + v * W), kInf));
+      return I32::below_2_15(finite);
     }
 
     /// Whether the whole block at `corner` (block row i0) passes block_at's tests for 16-bit
     /// lanes, the operands' int32 flags standing for the 16-bit ones (a sample: product_int32).
     bool qualifies(const int32_t* corner, int64_t cld, int i0) const {
-      if constexpr (k16) {
-        Reg any = I32::splat(0), finite = I32::splat(0);
-        for (int i = 0; i < MR; ++i)
-          for (int v = 0; v < 2 * NV; ++v) {
-            const Reg x = I32::loadu(corner + i * cld + v * W);
-            any = I32::bit_or(any, x);
-            finite = I32::bit_or(finite, I32::inf_as_zero(x, kInf));
-          }
-        return I32::below_2_15(any) || (s.small(false, i0) && I32::below_2_15(finite));
-      }
+      if constexpr (k16) return below_cap(corner, cld) || (s.small(false, i0) && finite_below_cap(corner, cld));
       return false;
     }
 
     bool block_at(int32_t* corner, int64_t cld, int i0, int j0) {
-      Reg any = I32::splat(0);  // the OR of the block's entries
-      for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < 2 * NV; ++v) any = I32::bit_or(any, I32::loadu(corner + i * cld + v * W));
       if constexpr (k16) {
-        if (I32::below_2_15(any)) return relax16(corner, cld, i0, j0, false);
+        if (below_cap(corner, cld)) return relax16(corner, cld, i0, j0, false);
         if (with_inf(corner, cld, i0)) return relax16(corner, cld, i0, j0, true);
       }
       need<false>(i0);
+      relax32_pair(corner, cld, i0, j0);
+      return false;
+    }
+
+    /// The block as two int32 blocks: registers v of columns 2 v W + [0, W), then the others.
+    void relax32_pair(int32_t* corner, int64_t cld, int i0, int j0) const {
       relax32(corner, cld, i0, Operands::panel32(s.pitch, j0, 0), next);
       relax32(corner + W, cld, i0, Operands::panel32(s.pitch, j0, 1), {});
-      return false;
     }
 
     /// Whether a block that fails the first test takes 16-bit lanes with INF as 2^15 - 1: its
@@ -243,12 +247,7 @@ struct HostTiles {
     /// (Out of line, reading the block again: the int32 path keeps the registers it had.)
     [[gnu::noinline]] bool with_inf(const int32_t* corner, int64_t cld, int i0) {
       need<false>(i0);
-      if (!s.small(false, i0)) return false;
-      Reg finite = I32::splat(0);
-      for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < 2 * NV; ++v)
-          finite = I32::bit_or(finite, I32::inf_as_zero(I32::loadu(corner + i * cld + v * W), kInf));
-      if (!I32::below_2_15(finite)) return false;
+      if (!s.small(false, i0) || !finite_below_cap(corner, cld)) return false;
       need<true>(i0);
       return s.small(true, i0);
     }

@@ -242,14 +242,14 @@ class RoundOperands {
     return {};
   }
 
-  /// (kPacksRounds) Where the operands of the rows of `rb` go, packed by nothing yet, for the
-  /// next round: called once per round, before its packing and after the products of the
-  /// round before. Whether the round packs 16-bit forms too: in the first two, and after any
-  /// product noted a block of C that took 16-bit lanes or, sampled, would have. Without them
+  /// (kPacksRounds) Where the operands of the rows of `rb` go, packed by nothing yet, for round
+  /// k: called once per round, before its packing and after the products of the round before.
+  /// Whether the round packs 16-bit forms too: rounds 0 and 1, and any round after a product
+  /// noted a block of C that took 16-bit lanes or, sampled, would have. Without them
   /// (a graph whose distances all passed 2^15) the products run int32 lanes without the
   /// per-block test: on the Zen 5 EPYC both cost such a graph 3.4-3.8 % of its solve
   /// (docs/results.md). Entries only fall, so blocks that qualify keep qualifying.
-  PackedRound layout(const RowBlock& rb) const {
+  PackedRound layout(const RowBlock& rb, int k) const {
     const int B = rb.block;
     PackedRound p{storage_.data(),
                   storage_.data() + rb.row_tiles * int64_t(Ops::a_ints(B)),
@@ -258,8 +258,7 @@ class RoundOperands {
                   rb.vertices,
                   rb.first_tile};
     const bool seen = qualified_->exchange(0, std::memory_order_relaxed) != 0;
-    p.lanes16 = int(seen || *first_rounds_ > 0);
-    if (*first_rounds_ > 0) --*first_rounds_;
+    p.lanes16 = int(seen || k <= 1);
     p.qualified = qualified_.get();
     return p;
   }
@@ -333,7 +332,7 @@ class RoundOperands {
   };
 
   PackedRound pack_now(const RowBlock& rb, int k, const int32_t* pivot_row, const ExecSpace& exec) const {
-    const PackedRound p = layout(rb);
+    const PackedRound p = layout(rb, k);
     const int rows = rb.row_tiles;
     Kokkos::parallel_for("apsp::round_operands", Kokkos::RangePolicy<ExecSpace>(exec, 0, rows + int(rb.n / rb.block)),
                          PackKernel{p, rb.rows, pivot_row, rb.n, rb.block, k, rows, rb.pivots(k)});
@@ -343,7 +342,6 @@ class RoundOperands {
   Kokkos::View<int32_t*, typename ExecSpace::memory_space> storage_;
   /// (kPacksRounds) Noted by products (PackedRound::note_qualified), read and cleared by layout().
   std::shared_ptr<std::atomic<int>> qualified_ = std::make_shared<std::atomic<int>>(0);
-  std::shared_ptr<int> first_rounds_ = std::make_shared<int>(2);  ///< layouts that pack 16-bit forms regardless
 };
 
 }  // namespace apsp
