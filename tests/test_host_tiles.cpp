@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Runs host_tiles_checks.cpp, compiled for one instruction set (APSP_TEST_ISA), where this CPU
-// has that instruction set; skipped elsewhere. This file is compiled for plain x86-64 (or the
-// target's baseline), so nothing runs here that the CPU lacks.
+// Runs host_tiles_checks.cpp and host_tiles16_checks.cpp, compiled for one instruction set (APSP_TEST_ISA), where this
+// CPU has that instruction set; skipped elsewhere. This file is compiled for plain x86-64 (or the target's baseline),
+// so nothing runs here that the CPU lacks.
 #include <gtest/gtest.h>
 
 #include <string>
 
 const char* host_tiles_isa();
 std::string check_host_tiles();
+std::string check_host_tiles16();
 
 namespace {
 
@@ -26,6 +27,11 @@ TEST(HostTiles, ProductAndClosureAgainstNaiveLoops) {
   if (!cpu_has_isa()) GTEST_SKIP() << "this CPU lacks " << APSP_TEST_ISA;
   RecordProperty("isa", host_tiles_isa());
   EXPECT_EQ(check_host_tiles(), "") << "instruction set " << host_tiles_isa();
+}
+
+TEST(HostTiles, SixteenBitMatrixProductAndClosureAgainstNaiveLoops) {
+  if (!cpu_has_isa()) GTEST_SKIP() << "this CPU lacks " << APSP_TEST_ISA;
+  EXPECT_EQ(check_host_tiles16(), "") << "instruction set " << host_tiles_isa();
 }
 
 }  // namespace

@@ -99,6 +99,28 @@ class Ceiling(unittest.TestCase):
                 self.assertEqual(r["ceiling"]["share_16bit"], 0)
                 self.assertEqual(r["ceiling"]["relax_per_s"], r["ceiling"]["int32_relax_per_s"])
 
+    def test_a_cpu_run_says_from_which_round_it_kept_a_16_bit_matrix(self):
+        light, heavy = os.path.join(self.d, "light.bin"), os.path.join(self.d, "heavy.bin")
+        random_graph(light, 400, 1, 1000, 4)
+        random_graph(heavy, 400, 20000, 100000, 5)
+        out = os.path.join(self.d, "o")
+        for backend in backends():
+            with self.subTest(backend=backend):
+                p, r = self.record("--backend", backend, "-b", 64, light, out)  # 7 rounds
+                cpu_16 = backend in ("OpenMP", "Serial", "Threads") and r["ceiling"]["uint16_relax_per_s"] > 0
+                m = r["matrix16_from_round"]
+                if cpu_16:  # after a round whose products met no distance past 2^15 (not round 0: INF)
+                    self.assertIsInstance(m, int)
+                    self.assertTrue(1 <= m < 7, m)
+                    self.assertIn(f"16-bit  matrix from round {m} of 7 on", p.stderr)
+                else:
+                    self.assertIsNone(m)
+                self.assertEqual(r["verify"]["verdict"], "PASSED")
+                for args in (("--phase-times", light), (heavy,)):  # timed phases, distances past 2^15
+                    p, r = self.record("--backend", backend, "-b", 64, *args, out)
+                    self.assertIsNone(r["matrix16_from_round"], args)
+                    self.assertNotIn("16-bit  matrix", p.stderr)
+
     def test_the_calibration_is_cached_measured_again_on_request_and_skippable(self):
         g = os.path.join(self.d, "g.bin")
         random_graph(g, 200, 1, 1000, 3)

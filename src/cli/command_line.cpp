@@ -84,9 +84,11 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
   app.add_flag("--no-verify", raw.no_verify, "skip the self-check")->excludes(raw.verify);
   app.add_option("--json", cl.json_path, "write a JSON record of the run to this file");
   app.add_flag("--progress", cl.progress, "show rounds done and time left (default: when stderr is a terminal)");
-  app.add_flag("--phase-times", opt.phase_times,
-               "time each phase (a fence after each: a few percent longer on a CPU; a GPU then takes its rounds one at "
-               "a time, not in blocks of two to eight, and solves slower; the JSON record carries them)");
+  app.add_flag(
+      "--phase-times", opt.phase_times,
+      "time each phase (a fence after each: a few percent longer on a CPU, which then also keeps its int32 "
+      "matrix throughout; a GPU then takes its rounds one at a time, not in blocks of two to eight, and solves "
+      "slower; the JSON record carries them)");
   auto* no_ceiling =
       app.add_flag("--no-ceiling", opt.ceiling.skip, "report no ceiling or efficiency (a CPU then calibrates nothing)");
   app.add_flag(

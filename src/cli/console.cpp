@@ -102,6 +102,9 @@ void print_breakdown(const RunReport& r) {
                  "apsp_kokkos:   against the calibration made after the solve, %.3e relaxations/s: the solve at "
                  "%.0f %%\n",
                  r.ceiling.measured_relax_per_s, 100 * r.efficiency_now());
+  if (r.matrix16_from > 0)
+    std::fprintf(stderr, "apsp_kokkos:   16-bit  matrix from round %d of %lld on (every distance below 2^15 by then)\n",
+                 r.matrix16_from, static_cast<long long>((r.vertices + r.block - 1) / r.block));
   if (r.ceiling.left_out > 0)
     std::fprintf(stderr,
                  "apsp_kokkos:   left out %.1f %% of the tile products' relaxations (an operand unreachable "

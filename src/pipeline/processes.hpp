@@ -36,9 +36,10 @@ struct SolverMemory {
 struct SolveSeconds {
   double phase[3] = {0, 0, 0};
   double mpi = 0, staging = 0;
-  int64_t lanes16 = 0;   ///< this process's relaxations in 16-bit lanes (phases 2 and 3)
-  int64_t computed = 0;  ///< and in either lane type (0: not counted)
-  int64_t left_out = 0;  ///< the relaxations of the products left out (an operand of INF alone)
+  int64_t lanes16 = 0;    ///< this process's relaxations in 16-bit lanes (phases 2 and 3)
+  int64_t computed = 0;   ///< and in either lane type (0: not counted)
+  int64_t left_out = 0;   ///< the relaxations of the products left out (an operand of INF alone)
+  int matrix16_from = 0;  ///< (CPU) the round from which distances were kept in 16 bits; 0: never
 };
 
 }  // namespace apsp::Impl

@@ -252,6 +252,7 @@ class RunStages {
     rep_.ceiling.share16 = computed > 0 ? std::min(1.0, double(procs_.total(s.lanes16)) / computed) : 0.0;
     const double left_out = double(procs_.total(s.left_out));
     rep_.ceiling.left_out = left_out > 0 ? left_out / (computed + left_out) : 0.0;
+    rep_.matrix16_from = s.matrix16_from;
   }
 
   /// The devices' rates (summed over the processes) for the run's ceiling; `measure`: a CPU

@@ -76,6 +76,7 @@ class SingleProcess {
       s.lanes16 = lanes16_.total();
       s.computed = lanes16_.computed();
       s.left_out = lanes16_.left_out();
+      s.matrix16_from = lanes16_.matrix16_from();
       return s;
     }
 

@@ -129,6 +129,7 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
                                               {"pivot_row_column", r.phase_seconds[1]},
                                               {"remaining", r.phase_seconds[2]}}
                                        : json(nullptr)},
+      {"matrix16_from_round", r.matrix16_from > 0 ? json(r.matrix16_from) : json(nullptr)},
       {"relaxations_per_second", {{"solve", relax / r.seconds.solve}, {"total", relax / r.seconds.total}}},
       {"ceiling", r.ceiling.known()
                       ? json{{"relax_per_s", r.ceiling.relax_per_s},

@@ -91,6 +91,7 @@ struct RunReport {
   StageSeconds seconds;
   bool phases_timed = false;
   double phase_seconds[3] = {0, 0, 0};
+  int matrix16_from = 0;  ///< (CPU) the round from which the solve kept distances in 16 bits; 0: never
   bool verified = false;  ///< the check ran (its verdict in `verify`)
   VerifyReport verify;
   bool written = false;    ///< the output file is in place (not when the check failed)

@@ -24,6 +24,7 @@
 #include "apsp/solver/block_size.hpp"
 #include "apsp/solver/distance_matrix.hpp"
 #include "apsp/solver/host_rounds.hpp"
+#include "apsp/solver/host_sixteen.hpp"
 #include "apsp/solver/pair_rounds.hpp"
 #include "apsp/solver/phase_kernels.hpp"
 #include "apsp/solver/round_operands.hpp"
@@ -72,7 +73,7 @@ class BlockedFloydWarshall {
   static void solve(const Matrix& d, PhaseSeconds* phases, AfterRound&& after_round, int64_t* lanes16 = nullptr) {
     if (phases == nullptr) {
       if constexpr (Ops::kPacksRounds)
-        if (ExecSpace().concurrency() >= Impl::kHostRoundsFromThreads)
+        if (ExecSpace().concurrency() >= Impl::kHostRoundsFromThreads || Ops::Traits::kHostLanes16)
           return solve_host_rounds(d, after_round, lanes16);
       if constexpr (Ops::kHasTuned && !Ops::kPacksRounds)
         if (Impl::PairRounds<BlockedFloydWarshall>::applies(d))
@@ -94,13 +95,19 @@ class BlockedFloydWarshall {
   }
 
   /// (CPU backends) Every round as Impl::HostRounds runs them: round k + 1's phases 1 and 2 among
-  /// round k's phase-3 tiles, in one kernel per round (solve() takes this from
-  /// kHostRoundsFromThreads threads on).
+  /// round k's phase-3 tiles, in one kernel per round; where the build has 16-bit lanes, the
+  /// later rounds on a 16-bit matrix once the distances allow it (Impl::HostSixteen). solve()
+  /// takes this from kHostRoundsFromThreads threads on, and at every count for the 16-bit stage.
   template <class AfterRound>
   static void solve_host_rounds(const Matrix& d, AfterRound&& after_round, int64_t* lanes16 = nullptr) {
     if constexpr (Ops::kPacksRounds) {
-      const RoundOps round_ops(whole(d));
-      Impl::HostRounds<ExecSpace, Ops>::solve(whole(d), round_ops, after_round, lanes16);
+      if constexpr (Ops::Traits::kHostLanes16) {
+        Impl::HostSixteen<ExecSpace, Ops>::solve(whole(d), after_round, lanes16);
+      } else {
+        const RoundOps round_ops(whole(d));
+        Impl::HostRounds<ExecSpace, Ops>::solve(whole(d), round_ops, after_round, lanes16, -1,
+                                                [](int) { return false; });
+      }
     }
   }
 

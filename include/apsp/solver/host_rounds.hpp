@@ -44,6 +44,8 @@ namespace apsp::Impl {
 /// medians 0.971 at 2 and 0.990 at 4 on a noisier host (6 pairs each); on the 2-vCPU Zen 5 EPYC
 /// at V = 4000 and 2 threads 0.987, all 10 pairs below 1 (separately, phase 1 alone takes 3.4 %
 /// of that solve while the other thread waits). Until then the driver started at 8 threads.
+/// A build with 16-bit lanes takes it at one thread too: its 16-bit stage runs here
+/// (host_sixteen.hpp), and one thread runs the items in the separate kernels' order.
 inline constexpr int kHostRoundsFromThreads = 2;
 
 /// A thread's wait for another thread's item: spin briefly, then give the CPU away (with more
@@ -68,11 +70,17 @@ template <class ExecSpace, class Ops>
 class HostRounds {
  public:
   using RoundOps = RoundOperands<ExecSpace, Ops>;
+  using Value = typename Ops::Value;
+  using Block = RowBlockOf<Value>;
 
   /// Every round on the whole matrix `rb` (one process), with the round's operands packed into
   /// `round_ops`; after_round(done, rounds) after each round, as BlockedFloydWarshall::solve.
-  template <class AfterRound>
-  static void solve(const RowBlock& rb, const RoundOps& round_ops, AfterRound&& after_round, int64_t* lanes16) {
+  /// From round `first` (-1: the start; k: a solve whose round k - 1 ran here, which opened
+  /// round k), until stop(k) after round k says so; returns the round to go on from (the
+  /// number of rounds: none).
+  template <class AfterRound, class Stop>
+  static int solve(const Block& rb, const RoundOps& round_ops, AfterRound&& after_round, int64_t* lanes16, int first,
+                   Stop&& stop) {
     const int nb = rb.col_tiles;
     const int workers = ExecSpace().concurrency();
     Flags flags(nb, workers);
@@ -81,11 +89,13 @@ class HostRounds {
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::host_round_scratch")),
         size_t(stride * workers + 16));
     Scratch s{scratch.data() + (16 - reinterpret_cast<uintptr_t>(scratch.data()) % 64 / 4) % 16, stride, workers};
-    run(rb, round_ops, -1, flags, s, lanes16);
-    for (int k = 0; k < nb; ++k) {
+    if (first < 0) run(rb, round_ops, -1, flags, s, lanes16);
+    for (int k = first < 0 ? 0 : first; k < nb; ++k) {
       run(rb, round_ops, k, flags, s, lanes16);
       after_round(k + 1, nb);
+      if (k + 1 < nb && stop(k)) return k + 1;
     }
+    return nb;
   }
 
  private:
@@ -132,7 +142,7 @@ class HostRounds {
 
   /// Round k's kernel (k = -1: phases 1 and 2 of round 0 only).
   struct RoundKernel {
-    RowBlock rb;
+    Block rb;
     PackedRound packed;
     Flags* flags;
     int32_t* scratch_base;  ///< scratch_ints per worker
@@ -149,7 +159,7 @@ class HostRounds {
     int stamp() const { return k + 2; }
     int phase2_tiles() const { return phase2.row_teams() + phase2.column_teams(); }
 
-    int32_t* tile(int i, int j) const { return rb.rows + int64_t(i) * rb.block * rb.n + int64_t(j) * rb.block; }
+    Value* tile(int i, int j) const { return rb.rows + int64_t(i) * rb.block * rb.n + int64_t(j) * rb.block; }
     void done(std::atomic<int>& flag) const { flag.store(stamp(), std::memory_order_release); }
 
     void operator()(int worker) const {
@@ -226,15 +236,14 @@ class HostRounds {
       phase2.tile_of(p, in_row, t);
       wait_for(flags->pivot, stamp());
       if (k >= 0 && t != k) wait_for(in_row ? flags->row[t] : flags->column[t], stamp());
-      int32_t* pivot = tile(q, q);
-      int32_t* c = in_row ? tile(q, t) : tile(t, q);
+      Value* pivot = tile(q, q);
+      Value* c = in_row ? tile(q, t) : tile(t, q);
       return {Ops::host_product(c, in_row ? pivot : c, in_row ? c : pivot, rb.n, rb.block, rb.pivots(q), scratch),
               Ops::computed(rb.block, rb.block, rb.pivots(q))};
     }
   };
 
-  static void run(const RowBlock& rb, const RoundOps& round_ops, int k, Flags& flags, const Scratch& s,
-                  int64_t* lanes16) {
+  static void run(const Block& rb, const RoundOps& round_ops, int k, Flags& flags, const Scratch& s, int64_t* lanes16) {
     const int nb = rb.col_tiles, q = k + 1 < nb ? k + 1 : -1, threads = s.workers;
     RoundKernel r{};
     r.rb = rb, r.packed = round_ops.layout(rb, k), r.flags = &flags, r.lanes16 = lanes16;
@@ -244,8 +253,8 @@ class HostRounds {
     r.crosses = k >= 0 && q >= 0 ? 2 * (nb - 2) : 0;
     // Phase 3 of round k off tile rows and columns k and q (skip 2), or k alone in the last round.
     // Only their tile_of() is used: the pointers and counts the kernels would need stay empty.
-    r.rest = {rb.rows, nullptr, rb.n, rb.block, k, nb, rb.k_local(k), q >= 0 ? 2 : 1, 0, {}, nullptr};
-    r.phase2 = {rb.rows, nullptr, rb.n, rb.block, q, nb, rb.row_tiles, rb.k_local(q), q >= 0, q >= 0, 0, nullptr, {}};
+    r.rest = {nullptr, nullptr, rb.n, rb.block, k, nb, rb.k_local(k), q >= 0 ? 2 : 1, 0, {}, nullptr};
+    r.phase2 = {nullptr, nullptr, rb.n, rb.block, q, nb, rb.row_tiles, rb.k_local(q), q >= 0, q >= 0, 0, nullptr, {}};
     const int rest = k >= 0 ? (nb - r.rest.skip) * (nb - r.rest.skip) : 0;
     r.lead = rest < 2 * threads ? rest : 2 * threads;
     const int total = r.packs + int(q >= 0) + r.crosses + r.phase2_tiles() + rest;

@@ -77,6 +77,10 @@ struct HostTiles {
   static int product(int32_t* c, int64_t ld, int rows, int cols, int pivots, const Packed& packed) {
     return product(c, nullptr, nullptr, ld, rows, cols, pivots, packed, true);
   }
+  /// The same; `far` set where a block held an entry of 2^15 or more (host_sixteen.hpp).
+  static int product(int32_t* c, int64_t ld, int rows, int cols, int pivots, const Packed& packed, bool& far) {
+    return product(c, nullptr, nullptr, ld, rows, cols, pivots, packed, true, &far);
+  }
   /// The same where only the int32 operands were packed (a round of a graph whose blocks stopped
   /// qualifying for 16-bit lanes, round_operands.hpp): every block in int32 lanes, without the
   /// per-block test. Returns whether the first whole block would have taken 16-bit lanes (a
@@ -96,7 +100,7 @@ struct HostTiles {
   /// A rows x cols C, an A of rows x pivots and a Bk of pivots x cols (each at most the B that
   /// `s` was made for; rows and cols multiples of W), packed already or into `s`.
   static int product(int32_t* c, const int32_t* a, const int32_t* bk, int64_t ld, int rows, int cols, int pivots,
-                     const Packed& s, bool packed) {
+                     const Packed& s, bool packed, bool* far = nullptr) {
     Product p{s, c, a, bk, ld, rows, cols, pivots};
     if (packed) p.all_packed();
     int sixteen = 0;
@@ -105,6 +109,7 @@ struct HostTiles {
         p.ahead(i0, j0);
         sixteen += p.block(i0, j0);
       }
+    if (far != nullptr) *far = p.far;
     return sixteen;
   }
 
@@ -167,6 +172,7 @@ struct HostTiles {
     host_simd::NextBlock next{};              ///< the block after the one being relaxed
     bool rows_packed[2][kMaxRowBlocks] = {};  ///< [int32, uint16][i0 / MR]: A's rows of the block
     bool bk_packed[2] = {};                   ///< [int32, uint16]: Bk
+    bool far = false;                         ///< a block of C held an entry of 2^15 or more
 
     void all_packed() {
       for (auto& lanes : rows_packed)
@@ -227,6 +233,7 @@ struct HostTiles {
     bool block_at(int32_t* corner, int64_t cld, int i0, int j0) {
       if constexpr (k16) {
         if (below_cap(corner, cld)) return relax16(corner, cld, i0, j0, false);
+        far = true;
         if (with_inf(corner, cld, i0)) return relax16(corner, cld, i0, j0, true);
       }
       need<false>(i0);

@@ -151,10 +151,15 @@ struct PackedRound {
   /// layout decides per round), and where products note that blocks of C took them or would.
   int lanes16 = 1;
   std::atomic<int>* qualified = nullptr;
+  /// (Ops::kPacksRounds) Where products note a block of C with an entry of 2^15 or more (or
+  /// one they did not test): the matrix is not yet for the 16-bit stage (host_sixteen.hpp).
+  std::atomic<int>* far = nullptr;
   /// (host code) A product's note: a block took 16-bit lanes, or would have.
-  void note_qualified() const {
-    if (qualified != nullptr && qualified->load(std::memory_order_relaxed) == 0)
-      qualified->store(1, std::memory_order_relaxed);
+  void note_qualified() const { note(qualified); }
+  /// (host code) A product's note: a block of C held an entry of 2^15 or more.
+  void note_far() const { note(far); }
+  static void note(std::atomic<int>* flag) {
+    if (flag != nullptr && flag->load(std::memory_order_relaxed) == 0) flag->store(1, std::memory_order_relaxed);
   }
   KOKKOS_INLINE_FUNCTION explicit operator bool() const { return a != nullptr; }
   /// The marks of tile (i, j)'s operands (i: of the kernel's rows).
@@ -249,7 +254,8 @@ class RoundOperands {
   /// (a graph whose distances all passed 2^15) the products run int32 lanes without the
   /// per-block test: on the Zen 5 EPYC both cost such a graph 3.4-3.8 % of its solve
   /// (docs/results.md). Entries only fall, so blocks that qualify keep qualifying.
-  PackedRound layout(const RowBlock& rb, int k) const {
+  template <class Block>
+  PackedRound layout(const Block& rb, int k) const {
     const int B = rb.block;
     PackedRound p{storage_.data(),
                   storage_.data() + rb.row_tiles * int64_t(Ops::a_ints(B)),
@@ -260,11 +266,17 @@ class RoundOperands {
     const bool seen = qualified_->exchange(0, std::memory_order_relaxed) != 0;
     p.lanes16 = int(seen || k <= 1);
     p.qualified = qualified_.get();
+    far_->store(0, std::memory_order_relaxed);
+    p.far = far_.get();
     return p;
   }
+  /// (kPacksRounds) Whether a product of the round last laid out noted a block of C with an
+  /// entry of 2^15 or more (PackedRound::note_far); read after its products.
+  bool far_seen() const { return far_->load(std::memory_order_relaxed) != 0; }
   /// (kPacksRounds) Packs operand t of round k into `p`: tile (t, k) of the `rows` tile rows
   /// at `rows_base` for t < rows, else tile (k, t - rows) of the pivot row block.
-  KOKKOS_INLINE_FUNCTION static void pack_one(const PackedRound& p, const int32_t* rows_base, const int32_t* pivot_row,
+  template <class Value>  // the matrix's entries: int32, or uint16 (host_ops16.hpp)
+  KOKKOS_INLINE_FUNCTION static void pack_one(const PackedRound& p, const Value* rows_base, const Value* pivot_row,
                                               int64_t n, int B, int k, int rows, int pivots, int t) {
     if (t < rows)
       Ops::pack_a(p.a + t * p.a_ints, rows_base + int64_t(t) * B * n + int64_t(k) * B, n, B, pivots, p.lanes16 != 0);
@@ -342,6 +354,8 @@ class RoundOperands {
   Kokkos::View<int32_t*, typename ExecSpace::memory_space> storage_;
   /// (kPacksRounds) Noted by products (PackedRound::note_qualified), read and cleared by layout().
   std::shared_ptr<std::atomic<int>> qualified_ = std::make_shared<std::atomic<int>>(0);
+  /// (kPacksRounds) Noted by products (PackedRound::note_far), cleared by layout().
+  std::shared_ptr<std::atomic<int>> far_ = std::make_shared<std::atomic<int>>(0);
 };
 
 }  // namespace apsp

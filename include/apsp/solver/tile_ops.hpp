@@ -229,10 +229,13 @@ struct TileOps {
     const int rows = round.extent(round.first_tile + i, B), cols = round.extent(j, B);
     if (round.lanes16 == 0) {  // int32 operands alone this round (RoundOperands::layout)
       if (Tiles::product_int32(c, ld, rows, cols, pivots, packed)) round.note_qualified();
+      round.note_far();  // its blocks untested
       return 0;
     }
-    const int sixteen = Tiles::product(c, ld, rows, cols, pivots, packed);
+    bool far = false;
+    const int sixteen = Tiles::product(c, ld, rows, cols, pivots, packed, far);
     if (sixteen > 0) round.note_qualified();
+    if (far) round.note_far();
     return sixteen * Tiles::block_relaxations(pivots);
 #else
     (void)c, (void)ld, (void)B, (void)pivots, (void)round, (void)i, (void)j;

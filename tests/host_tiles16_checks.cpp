@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The CPU's tile product and closure on a 16-bit matrix (solver/host_tiles16.hpp) against naive
+// loops in int64, for the instruction set this file is compiled for (as host_tiles_checks.cpp:
+// tests/CMakeLists.txt compiles it once per ISA, test_host_tiles.cpp runs it where the CPU has
+// that ISA). Entries up to 2^15 - 1, the stage's bound, so that sums reach 2^16 - 2.
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "apsp/solver/host_tiles16.hpp"
+
+namespace {
+
+template <int Rows, int Regs>
+struct Shape {
+  static constexpr int kTileRows = Rows, kTileRegs = Regs;
+};
+
+/// n x n uint16 in rows of ld = n + 5 (rows not aligned to a vector), the 5 extra entries of
+/// each row a guard value that nothing may write.
+struct Matrix16 {
+  static constexpr uint16_t kGuard = 0xBEEF;
+  int n;
+  int64_t ld;
+  std::vector<uint16_t> v;
+  explicit Matrix16(int size) : n(size), ld(size + 5), v(size_t(ld) * size, kGuard) {}
+  uint16_t* at(int i, int j) { return v.data() + i * ld + j; }
+  bool guards_intact() const {
+    for (int i = 0; i < n; ++i)
+      for (int64_t j = n; j < ld; ++j)
+        if (v[size_t(i * ld + j)] != kGuard) return false;
+    return true;
+  }
+};
+
+using Fill = uint16_t (*)(std::mt19937&);
+uint16_t any_value(std::mt19937& r) { return uint16_t(r() % 32768); }
+uint16_t near_cap(std::mt19937& r) { return uint16_t(32767 - r() % 4); }  // sums up to 2^16 - 2
+uint16_t small(std::mt19937& r) { return uint16_t(r() % 1000); }
+
+/// The first 64-byte aligned entry of `v`.
+int32_t* aligned64(std::vector<int32_t>& v) {
+  const auto misaligned = reinterpret_cast<uintptr_t>(v.data()) % 64;
+  return v.data() + (misaligned == 0 ? 0 : (64 - misaligned) / sizeof(int32_t));
+}
+
+std::string where(const char* what, int i, int j, int64_t got, int64_t want) {
+  return std::string(what) + ": entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
+         std::to_string(got) + ", expected " + std::to_string(want);
+}
+
+/// C (rows x cols) = min(C, A (min,+) Bk) on tiles of one matrix: C = tile (1, 2), A = (1, 0),
+/// Bk = (0, 2); `packed`: the operands packed by the caller (a round's phase 3), else by the
+/// product into scratch, where alias 1 makes A = C (P = tile (2, 2) closed) and 2 Bk = C.
+template <class S>
+std::string product_case(int B, int rows, int cols, int pivots, Fill fill, bool packed, int alias) {
+  using T = apsp::Impl::HostTiles16<S>;
+  std::mt19937 rng(uint32_t(B * 131 + rows * 7 + cols + pivots));
+  Matrix16 m(3 * B);
+  for (int i = 0; i < 3 * B; ++i)
+    for (int j = 0; j < 3 * B; ++j) *m.at(i, j) = fill(rng);
+  uint16_t* c = m.at(B, 2 * B);
+  const uint16_t* a = m.at(B, 0);
+  const uint16_t* bk = m.at(0, 2 * B);
+  if (alias != 0) {
+    uint16_t* p = alias == 1 ? m.at(2 * B, 2 * B) : m.at(B, B);
+    for (int i = 0; i < B; ++i) p[i * m.ld + i] = 0;
+    for (int k = 0; k < B; ++k)  // close P
+      for (int i = 0; i < B; ++i)
+        for (int j = 0; j < B; ++j)
+          p[i * m.ld + j] = uint16_t(std::min<int64_t>(p[i * m.ld + j], int64_t(p[i * m.ld + k]) + p[k * m.ld + j]));
+    a = alias == 1 ? c : p;
+    bk = alias == 1 ? p : c;
+  }
+  std::vector<int64_t> want(size_t(B) * B);
+  for (int i = 0; i < B; ++i)
+    for (int j = 0; j < B; ++j) {
+      int64_t best = c[i * m.ld + j];
+      if (i < rows && j < cols)
+        for (int p = 0; p < pivots; ++p) best = std::min(best, int64_t(a[i * m.ld + p]) + bk[p * m.ld + j]);
+      want[size_t(i) * B + j] = best;
+    }
+  std::vector<int32_t> scratch(T::scratch_ints(B) + 16);
+  if (packed) {
+    const typename T::Packed s(B, aligned64(scratch), aligned64(scratch) + T::a_ints(B));
+    T::pack_a(s, a, m.ld, rows, pivots);
+    T::pack_bk(s, bk, m.ld, cols, pivots);
+    T::product(c, m.ld, rows, cols, pivots, s);
+  } else {
+    T::product(c, a, bk, m.ld, rows, cols, pivots, aligned64(scratch), B);
+  }
+  for (int i = 0; i < B; ++i)
+    for (int j = 0; j < B; ++j)
+      if (c[i * m.ld + j] != want[size_t(i) * B + j])
+        return where("product", i, j, c[i * m.ld + j], want[size_t(i) * B + j]);
+  return m.guards_intact() ? "" : "product: wrote outside the matrix";
+}
+
+/// Floyd-Warshall on one B x B tile over its first `pivots` pivots, against the naive loop.
+template <class S>
+std::string close_case(int B, int pivots, Fill fill) {
+  using T = apsp::Impl::HostTiles16<S>;
+  std::mt19937 rng(uint32_t(B * 7 + pivots));
+  Matrix16 m(B);
+  for (int i = 0; i < B; ++i)
+    for (int j = 0; j < B; ++j) *m.at(i, j) = i == j ? 0 : fill(rng);
+  std::vector<int64_t> want(size_t(B) * B);
+  for (int i = 0; i < B; ++i)
+    for (int j = 0; j < B; ++j) want[size_t(i) * B + j] = *m.at(i, j);
+  for (int p = 0; p < pivots; ++p)
+    for (int i = 0; i < B; ++i)
+      for (int j = 0; j < B; ++j)
+        want[size_t(i) * B + j] = std::min(want[size_t(i) * B + j], want[size_t(i) * B + p] + want[size_t(p) * B + j]);
+  std::vector<int32_t> scratch(T::close_scratch_ints() + 16);
+  T::close(m.at(0, 0), m.ld, B, pivots, aligned64(scratch));
+  for (int i = 0; i < B; ++i)
+    for (int j = 0; j < B; ++j)
+      if (*m.at(i, j) != want[size_t(i) * B + j]) return where("close", i, j, *m.at(i, j), want[size_t(i) * B + j]);
+  return m.guards_intact() ? "" : "close: wrote outside the matrix";
+}
+
+template <class S>
+std::string all_cases() {
+  constexpr int step = apsp::Impl::HostTiles16<S>::kUnit;  // a multiple of MR and of NR16
+  for (int B : {step, 2 * step, 16, step + 24}) {
+    for (int pivots : {B, 1, B / 2 + 3}) {
+      if (pivots > B) continue;
+      // Whole tiles, and a tile cut at V (its rows and columns past it left as they are).
+      for (const int cut : {B, B - 3}) {
+        const std::string tag = " (B " + std::to_string(B) + ", " + std::to_string(cut) + " rows and columns, " +
+                                std::to_string(pivots) + " pivots)";
+        for (const Fill fill : {any_value, near_cap})
+          for (const bool packed : {true, false})
+            for (int alias = 0; alias < (packed || cut < B ? 1 : 3); ++alias)
+              if (const std::string r = product_case<S>(B, cut, cut, pivots, fill, packed, alias); !r.empty()) {
+                std::string what = fill == near_cap ? "near 2^15, " : "";
+                what += packed ? "packed, " : "";
+                what += alias == 1 ? "C = A, " : alias == 2 ? "C = Bk, " : "";
+                what += r;
+                what += tag;
+                return what;
+              }
+      }
+      for (const Fill fill : {small, near_cap})
+        if (const std::string r = close_case<S>(B, pivots, fill); !r.empty())
+          return r + " (B " + std::to_string(B) + ", pivots " + std::to_string(pivots) + ")";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+/// Every case on the default block shapes (4 x 2 SSE, 6 x 2 AVX2, 8 x 2 AVX-512 and NEON) and
+/// 3 x 1: "" if all pass, else the first failure.
+std::string check_host_tiles16() {
+  if (std::string r = all_cases<Shape<4, 2>>(); !r.empty()) return "4 x 2 blocks, " + r;
+  if (std::string r = all_cases<Shape<6, 2>>(); !r.empty()) return "6 x 2 blocks, " + r;
+  if (std::string r = all_cases<Shape<8, 2>>(); !r.empty()) return "8 x 2 blocks, " + r;
+  if (std::string r = all_cases<Shape<3, 1>>(); !r.empty()) return "3 x 1 blocks, " + r;
+  return "";
+}
