@@ -7,7 +7,8 @@
 // Why: on the int32 matrix a block of C takes 16-bit lanes after a test of its entries, and is
 // narrowed into the lanes and widened back out of them (host_tiles.hpp); kept in 16 bits between
 // rounds, C costs neither, and half the bytes. On the Zen 5 EPYC the solve of a random graph
-// took 0.96x the time at 1 thread and 0.95x at 2 (docs/results.md). The cost: two passes over the
+// took 0.95x the time at 1 thread and 0.94x at 2, on the Xeon 0.92x and 0.95x at 1 and 16
+// threads at V = 10000 and the same at V = 6000 (docs/results.md). The cost: two passes over the
 // matrix (narrowing, widening), no memory.
 //
 // When: after a round whose phase-3 products met no block of C with an entry of 2^15 or more
