@@ -11,6 +11,7 @@
 #include "apsp/backends/backend_traits.hpp"
 #include "apsp/solver/host_tiles16.hpp"
 #include "apsp/solver/round_operands.hpp"
+#include "apsp/solver/tile_ops.hpp"
 
 namespace apsp::Impl {
 
@@ -40,12 +41,9 @@ struct HostOps16 {
 
   /// The relaxations of a rows x cols part of a tile over `pivots` pivots, as TileOps counts
   /// them (whole blocks): every one of them in 16-bit lanes here.
-  static int64_t computed(int rows, int cols, int pivots) {
-    constexpr int R = Traits::kTileRows, C = Traits::kTileCols;
-    return int64_t((rows + R - 1) / R * R) * int64_t((cols + C - 1) / C * C) * pivots;
-  }
+  static int64_t computed(int rows, int cols, int pivots) { return TileOps<ExecSpace>::computed(rows, cols, pivots); }
   static int64_t packed_computed(int B, int pivots, const PackedRound& round, int i, int j) {
-    return computed(round.extent(round.first_tile + i, B), round.extent(j, B), pivots);
+    return TileOps<ExecSpace>::packed_computed(B, pivots, round, i, j);
   }
   /// No entry is INF in this stage: every product may change C.
   static bool packed_changes_nothing(const PackedRound& /*round*/, int /*i*/, int /*j*/) { return false; }

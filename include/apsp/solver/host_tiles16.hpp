@@ -21,6 +21,7 @@
 #include <numeric>
 
 #include "apsp/backends/host_microkernel.hpp"
+#include "apsp/solver/tile_closure.hpp"
 
 namespace apsp::Impl {
 
@@ -127,23 +128,14 @@ struct HostTiles16 {
   static size_t close_scratch_ints() { return scratch_ints(kSubTile); }
 
   /// Floyd-Warshall on one B x B tile (ld) over its first `pivots` pivots, blocked in sub-tiles
-  /// of kSubTile as HostTiles::close.
+  /// of kSubTile (tile_closure.hpp).
   static void close(uint16_t* t, int64_t ld, int B, int pivots, int32_t* scratch) {
-    constexpr int b = kSubTile;
-    auto sub = [&](int i, int j) { return t + i * ld + j; };
-    auto extent = [&](int i) { return B - i < b ? B - i : b; };
-    for (int k = 0; k < pivots; k += b) {
-      const int depth = pivots - k < b ? pivots - k : b;
-      close_elementwise(sub(k, k), ld, extent(k), depth);
-      for (int j = 0; j < B; j += b)
-        if (j != k) {
-          product(sub(k, j), sub(k, k), sub(k, j), ld, extent(k), extent(j), depth, scratch, b);  // P (min,+) T
-          product(sub(j, k), sub(j, k), sub(k, k), ld, extent(j), extent(k), depth, scratch, b);  // T (min,+) P
-        }
-      for (int i = 0; i < B; i += b)
-        for (int j = 0; j < B; j += b)
-          if (i != k && j != k) product(sub(i, j), sub(i, k), sub(k, j), ld, extent(i), extent(j), depth, scratch, b);
-    }
+    blocked_closure(
+        t, ld, B, pivots, kSubTile,
+        [&](uint16_t* diagonal, int extent, int depth) { close_elementwise(diagonal, ld, extent, depth); },
+        [&](uint16_t* c, const uint16_t* a, const uint16_t* bk, int rows, int cols, int depth) {
+          product(c, a, bk, ld, rows, cols, depth, scratch, kSubTile);
+        });
   }
 
   /// The same, pivot by pivot (row p and column p do not change in step p: the diagonal is 0).
