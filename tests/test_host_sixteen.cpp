@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "apsp/solver/host_sixteen.hpp"
@@ -18,10 +19,17 @@
 namespace apsp::test {
 namespace {
 
+/// Whether ExecSpace's solve has the 16-bit stage: a CPU backend (tile operations that pack
+/// rounds; a GPU's traits have no kHostLanes16) built with 16-bit lanes.
+template <class ExecSpace, bool = Impl::TileOps<ExecSpace>::kPacksRounds>
+struct TakesSixteen : std::false_type {};
+template <class ExecSpace>
+struct TakesSixteen<ExecSpace, true> : std::bool_constant<BackendTraits<ExecSpace>::kHostLanes16> {};
+
 template <class ExecSpace>
 class HostSixteen : public ::testing::Test {
  protected:
-  static constexpr bool kRuns = Impl::TileOps<ExecSpace>::kPacksRounds && BackendTraits<ExecSpace>::kHostLanes16;
+  static constexpr bool kRuns = TakesSixteen<ExecSpace>::value;
 };
 TYPED_TEST_SUITE(HostSixteen, Backends, BackendName);
 
