@@ -10,46 +10,24 @@
 #include <vector>
 
 #include "apsp/solver/host_tiles16.hpp"
+#include "host_checks_common.hpp"
 
 namespace {
 
 template <int Rows, int Regs>
 struct Shape {
   static constexpr int kTileRows = Rows, kTileRegs = Regs;
+  static constexpr bool kHostLanes16 = true;
 };
 
-/// n x n uint16 in rows of ld = n + 5 (rows not aligned to a vector), the 5 extra entries of
-/// each row a guard value that nothing may write.
-struct Matrix16 {
-  static constexpr uint16_t kGuard = 0xBEEF;
-  int n;
-  int64_t ld;
-  std::vector<uint16_t> v;
-  explicit Matrix16(int size) : n(size), ld(size + 5), v(size_t(ld) * size, kGuard) {}
-  uint16_t* at(int i, int j) { return v.data() + i * ld + j; }
-  bool guards_intact() const {
-    for (int i = 0; i < n; ++i)
-      for (int64_t j = n; j < ld; ++j)
-        if (v[size_t(i * ld + j)] != kGuard) return false;
-    return true;
-  }
-};
+using Matrix16 = apsp::test_checks::GuardedMatrix<uint16_t>;
+using apsp::test_checks::aligned64;
+constexpr uint16_t kGuard = 0xBEEF;
 
 using Fill = uint16_t (*)(std::mt19937&);
 uint16_t any_value(std::mt19937& r) { return uint16_t(r() % 32768); }
 uint16_t near_cap(std::mt19937& r) { return uint16_t(32767 - r() % 4); }  // sums up to 2^16 - 2
 uint16_t small(std::mt19937& r) { return uint16_t(r() % 1000); }
-
-/// The first 64-byte aligned entry of `v`.
-int32_t* aligned64(std::vector<int32_t>& v) {
-  const auto misaligned = reinterpret_cast<uintptr_t>(v.data()) % 64;
-  return v.data() + (misaligned == 0 ? 0 : (64 - misaligned) / sizeof(int32_t));
-}
-
-std::string where(const char* what, int i, int j, int64_t got, int64_t want) {
-  return std::string(what) + ": entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
-         std::to_string(got) + ", expected " + std::to_string(want);
-}
 
 /// C (rows x cols) = min(C, A (min,+) Bk) on tiles of one matrix: C = tile (1, 2), A = (1, 0),
 /// Bk = (0, 2); `packed`: the operands packed by the caller (a round's phase 3), else by the
@@ -58,7 +36,7 @@ template <class S>
 std::string product_case(int B, int rows, int cols, int pivots, Fill fill, bool packed, int alias) {
   using T = apsp::Impl::HostTiles16<S>;
   std::mt19937 rng(uint32_t(B * 131 + rows * 7 + cols + pivots));
-  Matrix16 m(3 * B);
+  Matrix16 m(3 * B, kGuard);
   for (int i = 0; i < 3 * B; ++i)
     for (int j = 0; j < 3 * B; ++j) *m.at(i, j) = fill(rng);
   uint16_t* c = m.at(B, 2 * B);
@@ -66,22 +44,11 @@ std::string product_case(int B, int rows, int cols, int pivots, Fill fill, bool 
   const uint16_t* bk = m.at(0, 2 * B);
   if (alias != 0) {
     uint16_t* p = alias == 1 ? m.at(2 * B, 2 * B) : m.at(B, B);
-    for (int i = 0; i < B; ++i) p[i * m.ld + i] = 0;
-    for (int k = 0; k < B; ++k)  // close P
-      for (int i = 0; i < B; ++i)
-        for (int j = 0; j < B; ++j)
-          p[i * m.ld + j] = uint16_t(std::min<int64_t>(p[i * m.ld + j], int64_t(p[i * m.ld + k]) + p[k * m.ld + j]));
+    apsp::test_checks::close_in_place(p, m.ld, B);
     a = alias == 1 ? c : p;
     bk = alias == 1 ? p : c;
   }
-  std::vector<int64_t> want(size_t(B) * B);
-  for (int i = 0; i < B; ++i)
-    for (int j = 0; j < B; ++j) {
-      int64_t best = c[i * m.ld + j];
-      if (i < rows && j < cols)
-        for (int p = 0; p < pivots; ++p) best = std::min(best, int64_t(a[i * m.ld + p]) + bk[p * m.ld + j]);
-      want[size_t(i) * B + j] = best;
-    }
+  const std::vector<int64_t> want = apsp::test_checks::naive_product(c, a, bk, m.ld, B, rows, cols, pivots);
   std::vector<int32_t> scratch(T::scratch_ints(B) + 16);
   if (packed) {
     const typename T::Packed s(B, aligned64(scratch), aligned64(scratch) + T::a_ints(B));
@@ -91,11 +58,7 @@ std::string product_case(int B, int rows, int cols, int pivots, Fill fill, bool 
   } else {
     T::product(c, a, bk, m.ld, rows, cols, pivots, aligned64(scratch), B);
   }
-  for (int i = 0; i < B; ++i)
-    for (int j = 0; j < B; ++j)
-      if (c[i * m.ld + j] != want[size_t(i) * B + j])
-        return where("product", i, j, c[i * m.ld + j], want[size_t(i) * B + j]);
-  return m.guards_intact() ? "" : "product: wrote outside the matrix";
+  return apsp::test_checks::first_mismatch("product", m, c, want, B);
 }
 
 /// Floyd-Warshall on one B x B tile over its first `pivots` pivots, against the naive loop.
@@ -103,22 +66,13 @@ template <class S>
 std::string close_case(int B, int pivots, Fill fill) {
   using T = apsp::Impl::HostTiles16<S>;
   std::mt19937 rng(uint32_t(B * 7 + pivots));
-  Matrix16 m(B);
+  Matrix16 m(B, kGuard);
   for (int i = 0; i < B; ++i)
     for (int j = 0; j < B; ++j) *m.at(i, j) = i == j ? 0 : fill(rng);
-  std::vector<int64_t> want(size_t(B) * B);
-  for (int i = 0; i < B; ++i)
-    for (int j = 0; j < B; ++j) want[size_t(i) * B + j] = *m.at(i, j);
-  for (int p = 0; p < pivots; ++p)
-    for (int i = 0; i < B; ++i)
-      for (int j = 0; j < B; ++j)
-        want[size_t(i) * B + j] = std::min(want[size_t(i) * B + j], want[size_t(i) * B + p] + want[size_t(p) * B + j]);
+  const std::vector<int64_t> want = apsp::test_checks::naive_closure(m.at(0, 0), m.ld, B, pivots);
   std::vector<int32_t> scratch(T::close_scratch_ints() + 16);
   T::close(m.at(0, 0), m.ld, B, pivots, aligned64(scratch));
-  for (int i = 0; i < B; ++i)
-    for (int j = 0; j < B; ++j)
-      if (*m.at(i, j) != want[size_t(i) * B + j]) return where("close", i, j, *m.at(i, j), want[size_t(i) * B + j]);
-  return m.guards_intact() ? "" : "close: wrote outside the matrix";
+  return apsp::test_checks::first_mismatch("close", m, m.at(0, 0), want, B);
 }
 
 template <class S>

@@ -13,6 +13,7 @@
 
 #include "apsp/core/constants.hpp"
 #include "apsp/solver/host_tiles.hpp"
+#include "host_checks_common.hpp"
 
 namespace {
 
@@ -22,42 +23,18 @@ struct Shape {
   static constexpr bool kHostLanes16 = apsp::host_simd::kHas16;
 };
 
-/// n x n int32 in rows of ld = n + 3 (rows not aligned to a vector), the 3 extra entries of each
-/// row a guard value that nothing may write.
-struct Matrix {
-  static constexpr int32_t kGuard = -7;
-  int n;
-  int64_t ld;
-  std::vector<int32_t> v;
-  explicit Matrix(int size) : n(size), ld(size + 3), v(size_t(ld) * size, kGuard) {}
-  int32_t* at(int i, int j) { return v.data() + i * ld + j; }
-  bool guards_intact() const {
-    for (int i = 0; i < n; ++i)
-      for (int64_t j = n; j < ld; ++j)
-        if (v[size_t(i * ld + j)] != kGuard) return false;
-    return true;
-  }
-};
+using Matrix = apsp::test_checks::GuardedMatrix<int32_t>;
+using apsp::test_checks::aligned64;
+constexpr int32_t kGuard = -7;
 
 using Fill = int32_t (*)(std::mt19937&, int i, int j);
-
-/// The first 64-byte aligned entry of `v` (scratch as Kokkos gives it: 64 bytes of slack).
-int32_t* aligned64(std::vector<int32_t>& v) {
-  const auto misaligned = reinterpret_cast<uintptr_t>(v.data()) % 64;
-  return v.data() + (misaligned == 0 ? 0 : (64 - misaligned) / sizeof(int32_t));
-}
-
-std::string where(const char* what, int i, int j, int64_t got, int64_t want) {
-  return std::string(what) + ": entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
-         std::to_string(got) + ", expected " + std::to_string(want);
-}
 
 /// C = min(C, A (min,+) Bk) on B x B tiles of one matrix (tile rows/columns ti, tj), against
 /// int64 loops; `sixteen` receives the blocks taken in 16-bit lanes.
 template <class S>
 std::string product_case(int B, int pivots, Fill c_fill, Fill ab_fill, int& sixteen, int alias = 0) {
   std::mt19937 rng(uint32_t(B * 131 + pivots));
-  Matrix m(3 * B);
+  Matrix m(3 * B, kGuard);
   for (int i = 0; i < 3 * B; ++i)
     for (int j = 0; j < 3 * B; ++j) *m.at(i, j) = (i / B == 1 && j / B == 2) ? c_fill(rng, i, j) : ab_fill(rng, i, j);
   // C = tile (1, 2); A = tile (1, 0), Bk = tile (0, 2); alias 1: A = C (column tile T (min,+)
@@ -67,51 +44,28 @@ std::string product_case(int B, int pivots, Fill c_fill, Fill ab_fill, int& sixt
   const int32_t* bk = m.at(0, 2 * B);
   if (alias != 0) {
     int32_t* p = alias == 1 ? m.at(2 * B, 2 * B) : m.at(B, B);
-    for (int i = 0; i < B; ++i) p[i * m.ld + i] = 0;
-    for (int k = 0; k < B; ++k)  // close P
-      for (int i = 0; i < B; ++i)
-        for (int j = 0; j < B; ++j)
-          p[i * m.ld + j] = int32_t(std::min<int64_t>(p[i * m.ld + j], int64_t(p[i * m.ld + k]) + p[k * m.ld + j]));
+    apsp::test_checks::close_in_place(p, m.ld, B);
     a = alias == 1 ? c : p;
     bk = alias == 1 ? p : c;
   }
-  std::vector<int64_t> want(size_t(B) * B);
-  for (int i = 0; i < B; ++i)
-    for (int j = 0; j < B; ++j) {
-      int64_t best = c[i * m.ld + j];
-      for (int p = 0; p < pivots; ++p) best = std::min(best, int64_t(a[i * m.ld + p]) + bk[p * m.ld + j]);
-      want[size_t(i) * B + j] = best;
-    }
+  const std::vector<int64_t> want = apsp::test_checks::naive_product(c, a, bk, m.ld, B, B, B, pivots);
   std::vector<int32_t> scratch(apsp::Impl::HostTiles<S>::scratch_bytes(B) / 4 + 16);
   sixteen = apsp::Impl::HostTiles<S>::product(c, a, bk, m.ld, B, pivots, aligned64(scratch));
-  for (int i = 0; i < B; ++i)
-    for (int j = 0; j < B; ++j)
-      if (c[i * m.ld + j] != want[size_t(i) * B + j])
-        return where("product", i, j, c[i * m.ld + j], want[size_t(i) * B + j]);
-  return m.guards_intact() ? "" : "product: wrote outside the matrix";
+  return apsp::test_checks::first_mismatch("product", m, c, want, B);
 }
 
 /// Floyd-Warshall on one B x B tile over its first `pivots` pivots, against the naive loop.
 template <class S>
 std::string close_case(int B, int pivots, Fill fill) {
   std::mt19937 rng(uint32_t(B * 7 + pivots));
-  Matrix m(B);
+  Matrix m(B, kGuard);
   for (int i = 0; i < B; ++i)
     for (int j = 0; j < B; ++j) *m.at(i, j) = i == j ? 0 : fill(rng, i, j);
-  std::vector<int64_t> want(size_t(B) * B);
-  for (int i = 0; i < B; ++i)
-    for (int j = 0; j < B; ++j) want[size_t(i) * B + j] = *m.at(i, j);
-  for (int p = 0; p < pivots; ++p)
-    for (int i = 0; i < B; ++i)
-      for (int j = 0; j < B; ++j)
-        want[size_t(i) * B + j] = std::min(want[size_t(i) * B + j], want[size_t(i) * B + p] + want[size_t(p) * B + j]);
+  const std::vector<int64_t> want = apsp::test_checks::naive_closure(m.at(0, 0), m.ld, B, pivots);
   using H = apsp::Impl::HostTiles<S>;
   std::vector<int32_t> scratch(H::close_scratch_bytes(B) / 4 + 16);
   H::close(m.at(0, 0), m.ld, B, pivots, aligned64(scratch));
-  for (int i = 0; i < B; ++i)
-    for (int j = 0; j < B; ++j)
-      if (*m.at(i, j) != want[size_t(i) * B + j]) return where("close", i, j, *m.at(i, j), want[size_t(i) * B + j]);
-  return m.guards_intact() ? "" : "close: wrote outside the matrix";
+  return apsp::test_checks::first_mismatch("close", m, m.at(0, 0), want, B);
 }
 
 constexpr int32_t kInf = apsp::kInf;

@@ -105,8 +105,7 @@ class BlockedFloydWarshall {
         Impl::HostSixteen<ExecSpace, Ops>::solve(whole(d), after_round, lanes16);
       } else {
         const RoundOps round_ops(whole(d));
-        Impl::HostRounds<ExecSpace, Ops>::solve(whole(d), round_ops, after_round, lanes16, -1,
-                                                [](int) { return false; });
+        Impl::HostRounds<ExecSpace, Ops>::solve(whole(d), round_ops, after_round, lanes16);
       }
     }
   }

@@ -58,7 +58,7 @@ struct HostSixteen {
         reinterpret_cast<uint16_t*>(rb.rows), rb.first_tile, rb.row_tiles, rb.n, rb.block, rb.vertices, rb.col_tiles};
     {
       const RoundOperands<ExecSpace, Ops16> round_ops16(rb16);
-      HostRounds<ExecSpace, Ops16>::solve(rb16, round_ops16, after_round, lanes16, next, [](int) { return false; });
+      HostRounds<ExecSpace, Ops16>::solve(rb16, round_ops16, after_round, lanes16, next);
     }
     widen(rb);
     return next;

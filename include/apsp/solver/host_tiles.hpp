@@ -40,6 +40,7 @@
 #include <cstdint>
 
 #include "apsp/backends/host_microkernel.hpp"
+#include "apsp/solver/host_block_walk.hpp"
 #include "apsp/solver/host_operands.hpp"
 #include "apsp/solver/tile_closure.hpp"
 
@@ -75,12 +76,10 @@ struct HostTiles {
   }
   /// A rows x cols part of a C tile, with A and Bk packed already for the whole tile, in every
   /// lane type (solver/round_operands.hpp).
-  static int product(int32_t* c, int64_t ld, int rows, int cols, int pivots, const Packed& packed) {
-    return product(c, nullptr, nullptr, ld, rows, cols, pivots, packed, true);
-  }
-  /// The same; `far` set where a block held an entry of 2^15 or more (host_sixteen.hpp).
-  static int product(int32_t* c, int64_t ld, int rows, int cols, int pivots, const Packed& packed, bool& far) {
-    return product(c, nullptr, nullptr, ld, rows, cols, pivots, packed, true, &far);
+  /// `far` (may be null): set where a block held an entry of 2^15 or more (host_sixteen.hpp).
+  static int product(int32_t* c, int64_t ld, int rows, int cols, int pivots, const Packed& packed,
+                     bool* far = nullptr) {
+    return product(c, nullptr, nullptr, ld, rows, cols, pivots, packed, true, far);
   }
   /// The same where only the int32 operands were packed (a round of a graph whose blocks stopped
   /// qualifying for 16-bit lanes, round_operands.hpp): every block in int32 lanes, without the
@@ -188,15 +187,7 @@ struct HostTiles {
     /// reaches past C's rows or columns; returns what `relax` returns.
     template <class Relax>
     bool on_block(int i0, int j0, Relax&& relax) {
-      if (i0 + MR <= rows && j0 + NR16 <= cols) return relax(c + i0 * ld + j0, ld);
-      alignas(64) int32_t edge[MR][NR16] = {};
-      const int r = rows - i0 < MR ? rows - i0 : MR, w = cols - j0 < NR16 ? cols - j0 : NR16;
-      for (int i = 0; i < r; ++i)
-        for (int j = 0; j < w; ++j) edge[i][j] = c[(i0 + i) * ld + j0 + j];
-      const bool sixteen = relax(&edge[0][0], int64_t(NR16));
-      for (int i = 0; i < r; ++i)
-        for (int j = 0; j < w; ++j) c[(i0 + i) * ld + j0 + j] = edge[i][j];
-      return sixteen;
+      return Impl::on_block<MR, NR16>(c, ld, rows, cols, i0, j0, relax);
     }
 
     /// Whether every entry of the block at `corner` is below 2^15 (block_at's first test).
@@ -305,14 +296,9 @@ struct HostTiles {
     /// last block of a block row the next block row's A rows (packed at its first block, unless
     /// packed already).
     void ahead(int i0, int j0) {
-      const bool right = j0 + NR16 < cols;
-      const int ni = right ? i0 : i0 + MR, nj = right ? j0 + NR16 : 0;
-      const bool whole = ni + MR <= rows && nj + NR16 <= cols;
-      next = whole
-                 ? host_simd::NextBlock{reinterpret_cast<const char*>(c + ni * ld + nj), ld * int64_t(sizeof(int32_t))}
-                 : host_simd::NextBlock{};
-      if (!right && a != nullptr)
-        for (int i = ni; i < ni + MR && i < rows; ++i)
+      next = next_block<MR, NR16>(c, ld, rows, cols, i0, j0);
+      if (j0 + NR16 >= cols && a != nullptr)  // the last block of its row
+        for (int i = i0 + MR; i < i0 + 2 * MR && i < rows; ++i)
           for (int p = 0; p < pivots; p += kLine) host_simd::prefetch(a + i * ld + p);
     }
   };

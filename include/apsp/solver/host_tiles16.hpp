@@ -18,9 +18,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <numeric>
 
 #include "apsp/backends/host_microkernel.hpp"
+#include "apsp/solver/host_block_walk.hpp"
+#include "apsp/solver/host_operands.hpp"
 #include "apsp/solver/tile_closure.hpp"
 
 namespace apsp::Impl {
@@ -28,20 +29,17 @@ namespace apsp::Impl {
 // 32-bit offsets on purpose, as in tile_ops.hpp: B * ld < 2^31 (check_block_size, padded_size).
 // NOLINTBEGIN(bugprone-implicit-widening-of-multiplication-result)
 
-/// `Traits`: the host backend's (kTileRows = MR, kTileRegs = NV).
+/// `Traits`: the host backend's (kTileRows = MR, kTileRegs = NV, kHostLanes16).
 template <class Traits>
 struct HostTiles16 {
   using I32 = host_simd::I32;
   using U16 = host_simd::U16;
   using Reg = host_simd::Reg;
-  static constexpr int MR = Traits::kTileRows;
-  static constexpr int NV = Traits::kTileRegs;
-  static constexpr int NR16 = NV * U16::W;  ///< columns of a block of C
-  /// The unit of the packed extents: whole blocks.
-  static constexpr int kUnit = std::lcm(MR, NR16);
-  static constexpr int round_up(int x, int to) { return (x + to - 1) / to * to; }
-  /// Bp: the pitch of the packed operands of B x B tiles.
-  static constexpr int pitch(int B) { return round_up(B, kUnit); }
+  /// The block of C, the packing unit and the operands' pitch: the int32 matrix's (HostOperands).
+  using Shape = HostOperands<Traits>;
+  static constexpr int MR = Shape::MR, NV = Shape::NV, NR16 = Shape::NR16, kUnit = Shape::kUnit;
+  static constexpr int round_up(int x, int to) { return Shape::round_up(x, to); }
+  static constexpr int pitch(int B) { return Shape::pitch(B); }
   /// The largest entry: padding, and what every sum stays below twice over.
   static constexpr uint16_t kCap = uint16_t(U16::kCap);
 
@@ -93,21 +91,11 @@ struct HostTiles16 {
   static void product(uint16_t* c, int64_t ld, int rows, int cols, int pivots, const Packed& s) {
     for (int i0 = 0; i0 < rows; i0 += MR)
       for (int j0 = 0; j0 < cols; j0 += NR16) {
-        const bool right = j0 + NR16 < cols;
-        const int ni = right ? i0 : i0 + MR, nj = right ? j0 + NR16 : 0;
-        const host_simd::NextBlock next =
-            ni + MR <= rows && nj + NR16 <= cols
-                ? host_simd::NextBlock{reinterpret_cast<const char*>(c + ni * ld + nj), ld * int64_t(sizeof(uint16_t))}
-                : host_simd::NextBlock{};
-        if (i0 + MR <= rows && j0 + NR16 <= cols) {
-          relax(c + i0 * ld + j0, ld, s.a + i0 * s.pitch, s.pitch, s.b + j0 * s.pitch, pivots, next);
-          continue;
-        }
-        alignas(64) uint16_t edge[MR][NR16] = {};
-        const int r = rows - i0 < MR ? rows - i0 : MR, w = cols - j0 < NR16 ? cols - j0 : NR16;
-        for (int i = 0; i < r; ++i) std::memcpy(edge[i], c + (i0 + i) * ld + j0, size_t(w) * sizeof(uint16_t));
-        relax(&edge[0][0], NR16, s.a + i0 * s.pitch, s.pitch, s.b + j0 * s.pitch, pivots, {});
-        for (int i = 0; i < r; ++i) std::memcpy(c + (i0 + i) * ld + j0, edge[i], size_t(w) * sizeof(uint16_t));
+        const host_simd::NextBlock next = next_block<MR, NR16>(c, ld, rows, cols, i0, j0);
+        on_block<MR, NR16>(c, ld, rows, cols, i0, j0, [&](uint16_t* corner, int64_t cld) {
+          relax(corner, cld, s.a + i0 * s.pitch, s.pitch, s.b + j0 * s.pitch, pivots, next);
+          return true;
+        });
       }
   }
 

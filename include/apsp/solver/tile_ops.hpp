@@ -233,7 +233,7 @@ struct TileOps {
       return 0;
     }
     bool far = false;
-    const int sixteen = Tiles::product(c, ld, rows, cols, pivots, packed, far);
+    const int sixteen = Tiles::product(c, ld, rows, cols, pivots, packed, &far);
     if (sixteen > 0) round.note_qualified();
     if (far) round.note_far();
     return sixteen * Tiles::block_relaxations(pivots);
