@@ -121,6 +121,35 @@ class Ceiling(unittest.TestCase):
                     self.assertIsNone(r["matrix16_from_round"], args)
                     self.assertNotIn("16-bit  matrix", p.stderr)
 
+    def test_a_cpu_run_times_its_rounds(self):
+        g = os.path.join(self.d, "rounds.bin")
+        v, b = 1000, 64  # 16 rounds, the last of 40 pivots: rounds 1 to 14 are alike
+        random_graph(g, v, 1, 1000, 6)
+        out = os.path.join(self.d, "o")
+        for backend in backends():
+            with self.subTest(backend=backend):
+                p, r = self.record("--backend", backend, "-b", b, g, out)
+                rounds = r["rounds"]
+                if backend not in ("OpenMP", "Serial", "Threads"):  # a device's rounds run behind their launches
+                    self.assertIsNone(rounds)
+                    continue
+                self.assertEqual(rounds["timed"], sum(1 for k in range(1, (v + b - 1) // b) if v - k * b >= b))
+                median, slowest = rounds["median_relax_per_s"], rounds["slowest_relax_per_s"]
+                self.assertTrue(0 < slowest <= median, rounds)
+                self.assertTrue(1 <= rounds["slowest_round"] <= 14, rounds)
+                # The rounds alike are parts of the solve, half of them at least the median one's time.
+                half = (rounds["timed"] + 1) // 2
+                self.assertLessEqual(half * v * v * b / median, r["seconds"]["solve"])
+                self.assertLessEqual(v * v * b / slowest, r["seconds"]["solve"])
+                c = r["ceiling"]
+                self.assertAlmostEqual(rounds["median_efficiency"],
+                                       median * (1 - c["share_left_out"]) / c["relax_per_s"], places=9)
+                self.assertRegex(p.stderr, r"rounds  median [0-9.e+]+ relaxations/s \(\d+ % of the ceiling\), "
+                                 rf"slowest [0-9.e+]+ \(round {rounds['slowest_round']}, [0-9.]+ of the median; "
+                                 r"14 rounds alike\)")
+                _, r = self.record("--backend", backend, "-b", 512, g, out)  # 2 rounds: none alike
+                self.assertIsNone(r["rounds"])
+
     def test_the_calibration_is_cached_measured_again_on_request_and_skippable(self):
         g = os.path.join(self.d, "g.bin")
         random_graph(g, 200, 1, 1000, 3)

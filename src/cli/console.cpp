@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "console.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -102,6 +103,21 @@ void print_breakdown(const RunReport& r) {
                  "apsp_kokkos:   against the calibration made after the solve, %.3e relaxations/s: the solve at "
                  "%.0f %%\n",
                  r.ceiling.measured_relax_per_s, 100 * r.efficiency_now());
+  if (r.rounds.known()) {
+    const std::string of_ceiling =
+        r.round_efficiency() > 0 ? " (" + std::to_string(std::lround(100 * r.round_efficiency())) + " % of the ceiling)"
+                                 : "";
+    std::fprintf(stderr,
+                 "apsp_kokkos:   rounds  median %.3e relaxations/s%s, slowest %.3e (round %d, %.2f of the median; "
+                 "%d rounds alike)\n",
+                 r.rounds.median, of_ceiling.c_str(), r.rounds.slowest, r.rounds.slowest_round,
+                 r.rounds.slowest / r.rounds.median, r.rounds.timed);
+    // Rounds alike that differ by 2x: the solve's figure is not the machine's alone.
+    if (r.rounds.slowest < 0.5 * r.rounds.median)
+      std::fprintf(stderr,
+                   "apsp_kokkos:   a round ran at under half the median one's rate: something else ran on these "
+                   "CPUs, or their clock fell\n");
+  }
   if (r.matrix16_from > 0)
     std::fprintf(stderr, "apsp_kokkos:   16-bit  matrix from round %d of %lld on (every distance below 2^15 by then)\n",
                  r.matrix16_from, static_cast<long long>((r.vertices + r.block - 1) / r.block));

@@ -27,6 +27,7 @@
 #include "apsp/paths/edge_rows.hpp"
 #include "apsp/paths/predecessor_search.hpp"
 #include "apsp/pipeline/pipeline.hpp"
+#include "apsp/report/round_rates.hpp"
 #include "apsp/solver/block_size.hpp"
 #include "apsp/solver/blocked_fw.hpp"
 #include "apsp/solver/build_from_edges.hpp"
@@ -233,7 +234,16 @@ class RunStages {
     const auto t0 = Clock::now();
     ScopedRegion r("apsp::solve");
     auto progress = ProgressThrottle<ExecSpace>(opt_.on_progress, opt_.progress_interval, t0);
-    const SolveSeconds s = solver_->solve(opt_.phase_times, progress);
+    // Each round's end, where a round is done when the hook runs (report/round_rates.hpp).
+    const bool time_rounds = !Procs::kMpi && host_is_device<ExecSpace>();
+    std::vector<double> ends;
+    if (time_rounds) ends.reserve(size_t((rep_.vertices + rep_.block - 1) / rep_.block));
+    auto after_round = [&](int done, int rounds) {
+      if (time_rounds) ends.push_back(seconds_since(t0));
+      progress(done, rounds);
+    };
+    const SolveSeconds s = solver_->solve(opt_.phase_times, after_round);
+    rep_.rounds = round_rates(ends, rep_.vertices, rep_.block);
     if (paths_) find_paths();
     procs_.barrier();
     // The slowest process's, like every other figure: processes leave the first barrier at

@@ -143,6 +143,13 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
                              {"efficiency_now", r.efficiency_now() > 0 ? json(r.efficiency_now()) : json(nullptr)},
                              {"basis", r.ceiling.basis}}
                       : json(nullptr)},
+      {"rounds", r.rounds.known() ? json{{"timed", r.rounds.timed},
+                                         {"median_relax_per_s", r.rounds.median},
+                                         {"median_efficiency",
+                                          r.round_efficiency() > 0 ? json(r.round_efficiency()) : json(nullptr)},
+                                         {"slowest_relax_per_s", r.rounds.slowest},
+                                         {"slowest_round", r.rounds.slowest_round}}
+                                  : json(nullptr)},
       {"write_threads", r.write_threads},
       {"output_written", r.written},
       {"verify",

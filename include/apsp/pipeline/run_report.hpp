@@ -15,6 +15,7 @@
 #include "apsp/graph/vertex_order.hpp"
 #include "apsp/io/graph_file.hpp"
 #include "apsp/report/ceiling.hpp"
+#include "apsp/report/round_rates.hpp"
 
 namespace apsp {
 
@@ -105,6 +106,7 @@ struct RunReport {
   int nodes = 1;
   std::string message_path;  ///< distributed runs: how pivot rows travel between ranks
   RunCeiling ceiling;        ///< the devices' ceiling, weighted by the run's 16-bit share (report/ceiling.hpp)
+  RoundRates rounds;         ///< (one process on a CPU) the median and slowest rounds (report/round_rates.hpp)
   /// V^3: Floyd-Warshall's relaxations whatever the graph (the rates' numerator).
   double relaxations() const { return double(vertices) * double(vertices) * double(vertices); }
   /// The efficiency: the relaxations the solve computed (V^3 less the share of products left
@@ -113,6 +115,11 @@ struct RunReport {
   /// The same against the calibration made right after the solve (RunCeiling::measured); 0
   /// when none was made.
   double efficiency_now() const { return against(ceiling.known() ? ceiling.measured_relax_per_s : 0); }
+  /// The median round's rate over the ceiling, its relaxations counted as efficiency() counts
+  /// the solve's; 0 when either is not known.
+  double round_efficiency() const {
+    return rounds.known() && ceiling.known() ? rounds.median * (1 - ceiling.left_out) / ceiling.relax_per_s : 0;
+  }
   /// The relaxations done per solve second over `rate`; 0 when either is not known.
   double against(double rate) const {
     return rate > 0 && seconds.solve > 0 ? relaxations() * (1 - ceiling.left_out) / seconds.solve / rate : 0;

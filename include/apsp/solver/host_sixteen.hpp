@@ -43,21 +43,18 @@ struct HostSixteen {
   /// of rounds: none).
   template <class AfterRound>
   static int solve(const RowBlock& rb, AfterRound&& after_round, int64_t* lanes16) {
-    int next = rb.col_tiles;
-    {
-      const RoundOperands<ExecSpace, Ops> round_ops(rb);
-      next = HostRounds<ExecSpace, Ops>::solve(rb, round_ops, after_round, lanes16, -1, [&](int k) {
-        if (round_ops.far_seen() || !cross_below_2_15(rb, k)) return false;
-        narrow(rb);
-        return true;
-      });
-    }
+    const RoundOperands<ExecSpace, Ops> round_ops(rb);
+    const int next = HostRounds<ExecSpace, Ops>::solve(rb, round_ops, after_round, lanes16, -1, [&](int k) {
+      if (round_ops.far_seen() || !cross_below_2_15(rb, k)) return false;
+      narrow(rb);
+      return true;
+    });
     if (next >= rb.col_tiles) return next;
     if (lanes16 != nullptr) lanes16[kMatrix16Slot] = next;
     const RowBlockOf<uint16_t> rb16{
         reinterpret_cast<uint16_t*>(rb.rows), rb.first_tile, rb.row_tiles, rb.n, rb.block, rb.vertices, rb.col_tiles};
     {
-      const RoundOperands<ExecSpace, Ops16> round_ops16(rb16);
+      const RoundOperands<ExecSpace, Ops16> round_ops16(rb16, round_ops.storage());
       HostRounds<ExecSpace, Ops16>::solve(rb16, round_ops16, after_round, lanes16, next);
     }
     widen(rb);

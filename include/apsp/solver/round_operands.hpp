@@ -213,10 +213,19 @@ class RoundOperands {
       return 0;
   }
 
+  using Storage = Kokkos::View<int32_t*, typename ExecSpace::memory_space>;
+
   template <class Block>  // a RowBlockOf any entry type (none but int32 ones are packed)
   explicit RoundOperands(const Block& rb)
       : storage_(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::round_operands")),
-                 size_t(bytes(rb.n, rb.block, rb.row_tiles) / int64_t(sizeof(int32_t)))) {}
+                 size_t(ints(rb))) {}
+  /// The same in `earlier`'s storage where it is large enough (the CPU's 16-bit stage takes the
+  /// int32 rounds' operands': no new pages to fault in when its first round packs).
+  template <class Block>
+  RoundOperands(const Block& rb, const Storage& earlier)
+      : storage_(int64_t(earlier.extent(0)) >= ints(rb) ? earlier : RoundOperands(rb).storage_) {}
+  /// Where the operands are packed.
+  const Storage& storage() const { return storage_; }
 
   /// Packs round k's operands: tile (i, k) of every tile row held, and tile (k, j) of every tile
   /// column from `pivot_row` (the pivot row block, ld n). Enqueued on `exec`; the phase-3
@@ -351,7 +360,12 @@ class RoundOperands {
     return p;
   }
 
-  Kokkos::View<int32_t*, typename ExecSpace::memory_space> storage_;
+  template <class Block>
+  static int64_t ints(const Block& rb) {
+    return bytes(rb.n, rb.block, rb.row_tiles) / int64_t(sizeof(int32_t));
+  }
+
+  Storage storage_;
   /// (kPacksRounds) Noted by products (PackedRound::note_qualified), read and cleared by layout().
   std::shared_ptr<std::atomic<int>> qualified_ = std::make_shared<std::atomic<int>>(0);
   /// (kPacksRounds) Noted by products (PackedRound::note_far), cleared by layout().
