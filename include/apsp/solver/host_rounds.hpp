@@ -27,9 +27,9 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <string>
 #include <thread>
 
+#include "apsp/core/huge_page_array.hpp"
 #include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/phase_kernels.hpp"
 #include "apsp/solver/round_operands.hpp"
@@ -91,10 +91,9 @@ class HostRounds {
     const int workers = ExecSpace().concurrency();
     Flags flags(nb, workers);
     const int64_t stride = (int64_t(Ops::host_scratch_ints(rb.block)) + 15) / 16 * 16;  // 64-byte multiples
-    const Kokkos::View<int32_t*, Kokkos::HostSpace> scratch(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::host_round_scratch")),
-        size_t(stride * workers + 16));
-    Scratch s{scratch.data() + (16 - reinterpret_cast<uintptr_t>(scratch.data()) % 64 / 4) % 16, stride, workers};
+    // In huge pages where the system grants them, as the round's operands (round_operands.hpp).
+    const std::shared_ptr<int32_t[]> scratch = huge_page_array<int32_t>(size_t(stride * workers + 16));
+    Scratch s{scratch.get() + (16 - reinterpret_cast<uintptr_t>(scratch.get()) % 64 / 4) % 16, stride, workers};
     if (first < 0) run(rb, round_ops, -1, flags, s, lanes16);
     for (int k = first < 0 ? 0 : first; k < nb; ++k) {
       run(rb, round_ops, k, flags, s, lanes16);

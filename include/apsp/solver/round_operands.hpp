@@ -30,8 +30,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "apsp/core/constants.hpp"
+#include "apsp/core/huge_page_array.hpp"
 #include "apsp/core/sizes.hpp"
 #include "apsp/solver/row_block.hpp"
 
@@ -189,6 +191,29 @@ struct PackedRound {
   }
 };
 
+/// Where a round's operands are packed: a View, and on the host the huge pages it lies in.
+template <class MemorySpace>
+struct RoundStorage {
+  Kokkos::View<int32_t*, MemorySpace> view;
+  std::shared_ptr<int32_t[]> pages;  ///< what keeps host memory; null where the View manages its own
+
+  /// `ints` values, uninitialised. On the host in transparent huge pages where the system
+  /// grants them: the first round writes them all, and in 4 KiB pages (3500 at V = 4000) their
+  /// faults were 20 % of the solve's and a tenth of round 0's time on the Zen 5 EPYC
+  /// (docs/results.md).
+  static RoundStorage allocate(int64_t ints) {
+    if constexpr (std::is_same_v<MemorySpace, Kokkos::HostSpace>) {
+      std::shared_ptr<int32_t[]> pages = huge_page_array<int32_t>(size_t(ints));
+      // Below one huge page it comes from new[], 16-byte aligned: the packed tiles' loads need 64.
+      if (reinterpret_cast<uintptr_t>(pages.get()) % 64 == 0)
+        return {Kokkos::View<int32_t*, MemorySpace>(pages.get(), size_t(ints)), pages};
+    }
+    return {Kokkos::View<int32_t*, MemorySpace>(
+                Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::round_operands")), size_t(ints)),
+            nullptr};
+  }
+};
+
 /// Holds the packed operands of a round for the tile rows `rb` holds, and packs them (`Ops`: the
 /// tile operations, with kPacksRounds, a_ints(B), bk_ints(B), pack_a(...), pack_bk(...)); or
 /// marks them (kMarksOperands, small_entry(v)).
@@ -213,17 +238,15 @@ class RoundOperands {
       return 0;
   }
 
-  using Storage = Kokkos::View<int32_t*, typename ExecSpace::memory_space>;
+  using Storage = RoundStorage<typename ExecSpace::memory_space>;
 
   template <class Block>  // a RowBlockOf any entry type (none but int32 ones are packed)
-  explicit RoundOperands(const Block& rb)
-      : storage_(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::round_operands")),
-                 size_t(ints(rb))) {}
+  explicit RoundOperands(const Block& rb) : storage_(Storage::allocate(ints(rb))) {}
   /// The same in `earlier`'s storage where it is large enough (the CPU's 16-bit stage takes the
   /// int32 rounds' operands': no new pages to fault in when its first round packs).
   template <class Block>
   RoundOperands(const Block& rb, const Storage& earlier)
-      : storage_(int64_t(earlier.extent(0)) >= ints(rb) ? earlier : RoundOperands(rb).storage_) {}
+      : storage_(int64_t(earlier.view.extent(0)) >= ints(rb) ? earlier : Storage::allocate(ints(rb))) {}
   /// Where the operands are packed.
   const Storage& storage() const { return storage_; }
 
@@ -250,7 +273,7 @@ class RoundOperands {
   /// phase 3 (blocked_fw.hpp).
   MarkTargets marks_of(const RowBlock& rb, int k) const {
     if constexpr (Ops::kMarksOperands) {
-      int32_t* flags = storage_.data() + (k % kMarkSets) * (rb.row_tiles + rb.n / rb.block);
+      int32_t* flags = storage_.view.data() + (k % kMarkSets) * (rb.row_tiles + rb.n / rb.block);
       return {flags, flags + rb.row_tiles, least_offset(rb)};
     }
     return {};
@@ -266,8 +289,8 @@ class RoundOperands {
   template <class Block>
   PackedRound layout(const Block& rb, int k) const {
     const int B = rb.block;
-    PackedRound p{storage_.data(),
-                  storage_.data() + rb.row_tiles * int64_t(Ops::a_ints(B)),
+    PackedRound p{storage_.view.data(),
+                  storage_.view.data() + rb.row_tiles * int64_t(Ops::a_ints(B)),
                   int64_t(Ops::a_ints(B)),
                   int64_t(Ops::bk_ints(B)),
                   rb.vertices,
