@@ -198,9 +198,9 @@ struct RoundStorage {
   std::shared_ptr<int32_t[]> pages;  ///< what keeps host memory; null where the View manages its own
 
   /// `ints` values, uninitialised. On the host in transparent huge pages where the system
-  /// grants them: the first round writes them all, and in 4 KiB pages (3500 at V = 4000) their
-  /// faults were 20 % of the solve's and a tenth of round 0's time on the Zen 5 EPYC
-  /// (docs/results.md).
+  /// grants them: every product reads them, and in 4 KiB pages they took 3500 page faults at
+  /// V = 4000; with the threads' scratch also in huge pages the solve took 0.980x the time at
+  /// 1 thread and 0.990x at 2 on the Zen 5 EPYC (docs/results.md).
   static RoundStorage allocate(int64_t ints) {
     if constexpr (std::is_same_v<MemorySpace, Kokkos::HostSpace>) {
       std::shared_ptr<int32_t[]> pages = huge_page_array<int32_t>(size_t(ints));
