@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What host_tiles_checks.cpp (the int32 matrix) and host_tiles16_checks.cpp (the 16-bit one)
-// share: a matrix with guard entries, 64-byte aligned scratch, the naive references in int64
-// (the product of two tiles, the closure of one, a pivot tile closed in place) and the message
-// of a mismatch. Compiled into each ISA's check object: nothing here runs before the CPU check.
+// share: a matrix with guard entries, 64-byte aligned scratch, a product case's tiles, the naive
+// references in int64 (the product of two tiles, the closure of one, a pivot tile closed in
+// place) and the message of a mismatch. Compiled into each ISA's check object: nothing here runs before the CPU check.
 #pragma once
 
 #include <algorithm>
@@ -51,6 +51,28 @@ void close_in_place(Entry* p, int64_t ld, int B) {
     for (int i = 0; i < B; ++i)
       for (int j = 0; j < B; ++j)
         p[i * ld + j] = Entry(std::min<int64_t>(p[i * ld + j], int64_t(p[i * ld + k]) + p[k * ld + j]));
+}
+
+/// The tiles of a product case on a 3B x 3B matrix: C = tile (1, 2), A = tile (1, 0), Bk =
+/// tile (0, 2); alias 1: A = C (C (min,+) P, P = tile (2, 2) closed in place), alias 2: Bk = C
+/// (P (min,+) C, P = tile (1, 1) closed in place), as phase 2 multiplies a tile of the pivot's
+/// column or row.
+template <class Entry>
+struct ProductTiles {
+  Entry* c;
+  const Entry* a;
+  const Entry* bk;
+};
+template <class Entry>
+ProductTiles<Entry> product_tiles(GuardedMatrix<Entry>& m, int B, int alias) {
+  ProductTiles<Entry> t{m.at(B, 2 * B), m.at(B, 0), m.at(0, 2 * B)};
+  if (alias != 0) {
+    Entry* p = alias == 1 ? m.at(2 * B, 2 * B) : m.at(B, B);
+    close_in_place(p, m.ld, B);
+    t.a = alias == 1 ? t.c : p;
+    t.bk = alias == 1 ? p : t.c;
+  }
+  return t;
 }
 
 /// min(C, A (min,+) Bk) in int64 for the B x B tile C (ld) over `pivots` pivots, its entries

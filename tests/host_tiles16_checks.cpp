@@ -39,15 +39,7 @@ std::string product_case(int B, int rows, int cols, int pivots, Fill fill, bool 
   Matrix16 m(3 * B, kGuard);
   for (int i = 0; i < 3 * B; ++i)
     for (int j = 0; j < 3 * B; ++j) *m.at(i, j) = fill(rng);
-  uint16_t* c = m.at(B, 2 * B);
-  const uint16_t* a = m.at(B, 0);
-  const uint16_t* bk = m.at(0, 2 * B);
-  if (alias != 0) {
-    uint16_t* p = alias == 1 ? m.at(2 * B, 2 * B) : m.at(B, B);
-    apsp::test_checks::close_in_place(p, m.ld, B);
-    a = alias == 1 ? c : p;
-    bk = alias == 1 ? p : c;
-  }
+  const auto [c, a, bk] = apsp::test_checks::product_tiles(m, B, alias);
   const std::vector<int64_t> want = apsp::test_checks::naive_product(c, a, bk, m.ld, B, rows, cols, pivots);
   std::vector<int32_t> scratch(T::scratch_ints(B) + 16);
   if (packed) {

@@ -37,17 +37,7 @@ std::string product_case(int B, int pivots, Fill c_fill, Fill ab_fill, int& sixt
   Matrix m(3 * B, kGuard);
   for (int i = 0; i < 3 * B; ++i)
     for (int j = 0; j < 3 * B; ++j) *m.at(i, j) = (i / B == 1 && j / B == 2) ? c_fill(rng, i, j) : ab_fill(rng, i, j);
-  // C = tile (1, 2); A = tile (1, 0), Bk = tile (0, 2); alias 1: A = C (column tile T (min,+)
-  // P with P = tile (2, 2) closed), alias 2: Bk = C (row tile P (min,+) T, P = tile (1, 1)).
-  int32_t* c = m.at(B, 2 * B);
-  const int32_t* a = m.at(B, 0);
-  const int32_t* bk = m.at(0, 2 * B);
-  if (alias != 0) {
-    int32_t* p = alias == 1 ? m.at(2 * B, 2 * B) : m.at(B, B);
-    apsp::test_checks::close_in_place(p, m.ld, B);
-    a = alias == 1 ? c : p;
-    bk = alias == 1 ? p : c;
-  }
+  const auto [c, a, bk] = apsp::test_checks::product_tiles(m, B, alias);
   const std::vector<int64_t> want = apsp::test_checks::naive_product(c, a, bk, m.ld, B, B, B, pivots);
   std::vector<int32_t> scratch(apsp::Impl::HostTiles<S>::scratch_bytes(B) / 4 + 16);
   sixteen = apsp::Impl::HostTiles<S>::product(c, a, bk, m.ld, B, pivots, aligned64(scratch));

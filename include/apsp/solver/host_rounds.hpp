@@ -73,17 +73,17 @@ class HostRounds {
   using Value = typename Ops::Value;
   using Block = RowBlockOf<Value>;
 
-  /// Every round on the whole matrix `rb` (one process), with the round's operands packed into
+  /// The rounds on the whole matrix `rb` (one process), with the round's operands packed into
   /// `round_ops`; after_round(done, rounds) after each round, as BlockedFloydWarshall::solve.
   /// From round `first` (-1: the start; k: a solve whose round k - 1 ran here, which opened
-  /// round k), until stop(k) after round k says so; returns the round to go on from (the
-  /// number of rounds: none).
-  /// Every round from `first` to the last.
+  /// round k) to the last.
   template <class AfterRound>
   static void solve(const Block& rb, const RoundOps& round_ops, AfterRound&& after_round, int64_t* lanes16,
                     int first = -1) {
     solve(rb, round_ops, after_round, lanes16, first, [](int) { return false; });
   }
+  /// The same until stop(k) after round k says so; returns the round to go on from (the number
+  /// of rounds: none).
   template <class AfterRound, class Stop>
   static int solve(const Block& rb, const RoundOps& round_ops, AfterRound&& after_round, int64_t* lanes16, int first,
                    Stop&& stop) {
