@@ -38,6 +38,7 @@
 #include "held_rows_check.hpp"
 #include "memory_check.hpp"
 #include "processes.hpp"
+#include "report_figures.hpp"
 #include "result_outputs.hpp"
 #include "result_rows.hpp"
 #include "stage_clock.hpp"
@@ -246,40 +247,13 @@ class RunStages {
     rep_.rounds = round_rates(ends, rep_.vertices, rep_.block);
     if (paths_) find_paths();
     procs_.barrier();
-    // The slowest process's, like every other figure: processes leave the first barrier at
-    // slightly different times, and one's time blocked in MPI may exceed another's solve.
     rep_.seconds.solve = procs_.slowest(seconds_since(t0));
-    rep_.phases_timed = opt_.phase_times;
-    for (int i = 0; i < 3; ++i) rep_.phase_seconds[i] = procs_.slowest(s.phase[i]);
-    rep_.seconds.mpi = procs_.slowest(s.mpi);
-    rep_.seconds.staging = procs_.slowest(s.staging);
-    // The share of what the products computed (padding past V included: a CPU's blocks at C's
-    // edges, a GPU's whole tiles), not of V^3 or of the padded n^3: against n^3, a CPU's share at
-    // V = 4000, B = 256 read 0.94 where every block ran in 16-bit lanes, which understated the
-    // ceiling by 6 %.
-    // No product computed (one tile: phase 1 alone): no relaxation in 16-bit lanes either.
-    const double computed = double(procs_.total(s.computed));
-    rep_.ceiling.share16 = computed > 0 ? std::min(1.0, double(procs_.total(s.lanes16)) / computed) : 0.0;
-    const double left_out = double(procs_.total(s.left_out));
-    rep_.ceiling.left_out = left_out > 0 ? left_out / (computed + left_out) : 0.0;
-    rep_.matrix16_from = s.matrix16_from;
+    record_solve(rep_, s, procs_, opt_.phase_times);
   }
 
-  /// The devices' rates (summed over the processes) for the run's ceiling; `measure`: a CPU
-  /// calibrates now where no earlier run did (after the run: it would take from the solve).
-  void find_ceiling(bool measure) {
-    DeviceCeiling mine;
-    procs_.collectively([&] { mine = Runtime::ceiling(opt_.ceiling, measure); });
-    // Summed over the processes where every one has them, else none (collective: every process
-    // calls it in the same order).
-    auto summed = [&](const LaneRates& r) {
-      const LaneRates sum{double(procs_.total(int64_t(r.int32))), double(procs_.total(int64_t(r.lanes16)))};
-      return procs_.total(r.int32 > 0 ? 0 : 1) > 0 ? LaneRates{} : sum;
-    };
-    rep_.ceiling.rates = summed(mine.rates);
-    rep_.ceiling.basis = mine.basis;
-    rep_.ceiling.measured = summed(mine.measured);
-  }
+  /// The devices' rates for the run's ceiling; `measure`: a CPU calibrates now where no earlier
+  /// run did (after the run: it would take from the solve).
+  void find_ceiling(bool measure) { record_ceiling<ExecSpace>(rep_, procs_, opt_.ceiling, measure); }
 
   /// --predecessors, part of the solve: the edges that are shortest paths (those of this
   /// process's rows, then the whole graph's), and the search from each source held.
@@ -345,8 +319,7 @@ class RunStages {
       find_ceiling(true);
       rep_.ceiling.measured_after = true;
     }
-    rep_.ceiling.relax_per_s = weighted_ceiling(rep_.ceiling.rates, rep_.ceiling.share16);
-    rep_.ceiling.measured_relax_per_s = weighted_ceiling(rep_.ceiling.measured, rep_.ceiling.share16);
+    weigh_ceiling(rep_);
     return rep_;
   }
 

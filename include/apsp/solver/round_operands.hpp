@@ -7,20 +7,11 @@
 // Packed per round they cost about 14 V B bytes of memory and a pass over 2 V B entries.
 //
 // Where the tile operations instead mark the round's operands (Ops::kMarksOperands: every GPU
-// backend), the same pass only notes, per tile of the pivot column and row, whether every finite
-// entry is small enough for the 16-bit product of a tile that holds INF (packed_tiles.hpp, its
-// case 2; read only where the backend has that product), its least entry (for case 3: C's
-// entries within 2^15 - 1 of the operands' least sum), and whether it holds a finite entry at
-// all: a product with an operand of INF alone changes nothing (every sum through it is at least
-// INF, and C's entries are at most INF), so the product kernels skip it
-// (OperandMarks::changes_nothing). Graphs of several components, and long-path graphs in their
-// early rounds, have many such products: in
-// a 200 x 200 grid numbered row by row about two thirds, in 4 components of consecutive
-// vertices fifteen in sixteen. A pass over 2 V B entries that phase 2 has just written (in L2
-// on a GPU), one flag and one least entry per tile; sixteen sets, by the round modulo 16,
-// because a GPU's look-ahead opens the next block of rounds (up to eight: k + 2 to k + 9 after a
-// pair) while the phase 3 of the current block still reads the marks of its rounds
-// (blocked_fw.hpp, pair_kernels.hpp, round_block_kernels.hpp).
+// backend), the same pass only notes, per tile of the pivot column and row, what the products
+// may skip (operand_marks.hpp); sixteen sets of marks, by the round modulo 16, because a GPU's
+// look-ahead opens the next block of rounds (up to eight: k + 2 to k + 9 after a pair) while the
+// phase 3 of the current block still reads the marks of its rounds (blocked_fw.hpp,
+// pair_kernels.hpp, round_block_kernels.hpp).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -30,107 +21,12 @@
 #include <cstdint>
 #include <memory>
 
-#include "apsp/core/constants.hpp"
 #include "apsp/core/sizes.hpp"
+#include "apsp/solver/operand_marks.hpp"
 #include "apsp/solver/round_storage.hpp"
 #include "apsp/solver/row_block.hpp"
 
 namespace apsp {
-
-/// One operand tile's (or strip's) mark: bits of what holds for every entry. 0: a finite entry
-/// above PackedTiles' kSmall.
-struct OperandMark {
-  static constexpr int32_t kSmall = 1;                    ///< every finite entry is small (Ops::small_entry)
-  static constexpr int32_t kNoFinite = 2;                 ///< every entry is INF (so small too)
-  static constexpr int32_t kUnseen = kSmall | kNoFinite;  ///< before any entry is read
-};
-
-/// The marks of both operands of one product (the marks below): where the two marks are, two
-/// independent loads. Null: not marked. A product of two rounds (pair_kernels.hpp) has the
-/// second round's marks in a2 and bk2 (null: one round).
-struct OperandMarks {
-  const int32_t* a = nullptr;
-  const int32_t* bk = nullptr;
-  const int32_t* a2 = nullptr;
-  const int32_t* bk2 = nullptr;
-  /// Ints from each mark to its tile's least entry (mark_operand_region); 0: none kept, where an
-  /// operand may fall below what was marked while the product reads it (the strips of a wide
-  /// block: round_block_kernels.hpp).
-  int64_t least = 0;
-  /// Both operands small (PackedTiles' case 2), in every round of the product; a product
-  /// issues these loads beside its loads of C.
-  KOKKOS_INLINE_FUNCTION bool small() const {
-    return a != nullptr && (*a & *bk & OperandMark::kSmall) != 0 &&
-           (a2 == nullptr || (*a2 & *bk2 & OperandMark::kSmall) != 0);
-  }
-  /// In every round of the product an operand holds INF alone: no sum through it is below INF,
-  /// so C stays as it is and the product need not run (read before anything else is loaded).
-  /// (PackedTiles' case 3) The least entry of A and of Bk over every round of the product, into
-  /// a_least and bk_least: a + b >= a_least + bk_least for every pair the product adds. False
-  /// where the marks keep none.
-  KOKKOS_INLINE_FUNCTION bool least_entries(int32_t& a_least, int32_t& bk_least) const {
-    if (a == nullptr || least == 0) return false;
-    a_least = a[least];
-    bk_least = bk[least];
-    if (a2 != nullptr) {
-      a_least = a2[least] < a_least ? a2[least] : a_least;
-      bk_least = bk2[least] < bk_least ? bk2[least] : bk_least;
-    }
-    return true;
-  }
-  KOKKOS_INLINE_FUNCTION bool changes_nothing() const {
-    return a != nullptr && ((*a | *bk) & OperandMark::kNoFinite) != 0 &&
-           (a2 == nullptr || ((*a2 | *bk2) & OperandMark::kNoFinite) != 0);
-  }
-};
-
-/// Where phase 2 writes the marks of the tiles it computes (RoundOperands::marks_of): tile
-/// (i, k) of the rows held at `a[i]`, tile (k, j) at `bk[j]`; null: phase 2 marks nothing.
-struct MarkTargets {
-  int32_t* a = nullptr;
-  int32_t* bk = nullptr;
-  int64_t least = 0;  ///< ints from each mark to its tile's least entry; 0: none kept
-};
-
-/// Marks a region of `rows` x `cols` entries (ld n, at most B entries across per pass) as a
-/// team: *flag = its OperandMark bits (small: Ops::small_entry; no finite entry: every entry
-/// INF), and if `least` is not 0, flag[least] = its least entry (INF where it holds INF alone).
-/// The team's earlier writes to the region are visible after its barrier. No team reduction:
-/// each thread clears the bits its entries deny and lowers the least entry to its own (at most
-/// two atomics per thread), which keeps phase 2's kernel, where this follows the product, free
-/// of spills.
-template <class Ops, class Member>
-KOKKOS_INLINE_FUNCTION void mark_operand_region(const Member& team, const int32_t* first, int64_t n, int rows, int cols,
-                                                int B, int32_t* flag, int64_t least = 0) {
-  Kokkos::single(Kokkos::PerTeam(team), [&] {
-    *flag = OperandMark::kUnseen;
-    if (least != 0) flag[least] = kInf;
-  });
-  team.team_barrier();
-  const int size = team.team_size(), rank = team.team_rank();
-  const int across = size < B ? size : B, rows_step = size / across;  // threads along a row, rows at once
-  const int r0 = rank / across, c0 = rank % across;
-  bool large = false, finite = false;
-  int32_t lowest = kInf;
-  if (r0 < rows_step)
-    for (int r = r0; r < rows; r += rows_step)
-      for (int c = c0; c < cols; c += across) {
-        const int32_t v = first[int64_t(r) * n + c];
-        large |= !Ops::small_entry(v);
-        finite |= v < kInf;
-        lowest = v < lowest ? v : lowest;
-      }
-  const int32_t denied = (large ? OperandMark::kSmall : 0) | (finite ? OperandMark::kNoFinite : 0);
-  if (denied != 0) Kokkos::atomic_and(flag, ~denied);  // no result waited for: a reduction in L2 on a GPU
-  if (least != 0 && lowest < kInf) Kokkos::atomic_fetch_min(flag + least, lowest);
-}
-
-/// The same for one B x B tile.
-template <class Ops, class Member>
-KOKKOS_INLINE_FUNCTION void mark_operand_tile(const Member& team, const int32_t* tile, int64_t n, int B, int32_t* flag,
-                                              int64_t least = 0) {
-  mark_operand_region<Ops>(team, tile, n, B, B, B, flag, least);
-}
 
 /// Where one round's packed operands are, as the phase-3 kernels carry them: the A operand of
 /// tile row i of the kernel's rows at `a + i * a_ints`, the Bk operand of tile column j at
