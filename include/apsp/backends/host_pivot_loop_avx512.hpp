@@ -2,7 +2,7 @@
 // AVX-512's pivot loop for its 8 x 2 block of C (host_backend.hpp's shape there): a pass over
 // every pivot in one run of assembly, two pivots per iteration.
 // Per pivot: 2 loads of B, 8 broadcasts of A, 16 adds and 16 mins, and (kPanelAhead) two
-// prefetches of B's row 8 pivots on; the loop's own instructions are 5 per two pivots. Every
+// prefetches of B's row 16 pivots on; the loop's own instructions are 5 per two pivots. Every
 // depth / 8 pivots, the 4 lines of one row of the next block of C are asked for (for writing),
 // as host_pivot_loop.hpp spreads them.
 // Why not GCC's loop of the same intrinsics: it took 4 to 5 instructions of its own per pivot
@@ -46,9 +46,9 @@ namespace apsp::host_simd {
       APSP_AVX512_ROW(ADD, MIN, AO "(%%r10,%[s],2)", "%%zmm10", "%%zmm11")\
       APSP_AVX512_ROW(ADD, MIN, AO "(%%rax,%[t],2)", "%%zmm12", "%%zmm13")\
       APSP_AVX512_ROW(ADD, MIN, AO "(%%r10,%[s],4)", "%%zmm14", "%%zmm15")
-// B's row kPanelAhead (8) pivots on: 8 * 128 bytes.
+// B's row kPanelAhead (16) pivots on: 16 * 128 bytes.
 #define APSP_AVX512_PANEL_AHEAD(BO) \
-      "prefetcht0 " BO "+1024(%%r11)\n\t" "prefetcht0 " BO "+1088(%%r11)\n\t"
+      "prefetcht0 " BO "+2048(%%r11)\n\t" "prefetcht0 " BO "+2112(%%r11)\n\t"
 #define APSP_AVX512_ACC_LOAD(I, R0, R1) \
       "vmovdqa64 " #I "*128(%[c]), %%zmm" #R0 "\n\t" "vmovdqa64 " #I "*128+64(%[c]), %%zmm" #R1 "\n\t"
 #define APSP_AVX512_ACC_STORE(I, R0, R1) \
@@ -130,7 +130,7 @@ struct PivotLoop<Lanes, 8, 2> {
     const char* at = ahead.next.at;
     const int64_t rows = at != nullptr ? 8 : 0, ld = ahead.next.ld;
     const int64_t seg = depth / 8 >= 2 ? depth / 8 & ~int64_t(1) : 2;
-    static_assert(kPanelAhead == 0 || kPanelAhead * 2 * kBytes == 1024, "APSP_AVX512_PANEL_AHEAD's offsets");
+    static_assert(kPanelAhead == 0 || kPanelAhead * 2 * kBytes == 2048, "APSP_AVX512_PANEL_AHEAD's offsets");
     if constexpr (std::is_same_v<Lanes, U16>) {
       if constexpr (kPanelAhead > 0)
         APSP_AVX512_PASS_8X2("vpaddw", "vpminuw", APSP_AVX512_PANEL_AHEAD("0"), APSP_AVX512_PANEL_AHEAD("128"));

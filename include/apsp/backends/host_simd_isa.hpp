@@ -117,14 +117,17 @@ APSP_SIMD_INLINE void in_register(Reg& r) {
 
 /// How many pivots ahead the micro-kernel's loop asks for the lines of the B panel
 /// (host_pivot_loop.hpp, and AVX-512's in assembly; 0: it does not). Each block of C reads a whole panel, from L2 (the
-/// panels of a tile row's blocks do not all fit L1). AVX-512: 8; on the 16-vCPU Xeon the
-/// phase-3 product ran 1.015-1.040x faster with it and every CPU busy, 1.006-1.042x on one, in
-/// 16-bit and in int32 lanes (scripts/host_product_ab.sh, docs/results.md; measured with the
-/// intrinsics loop, before AVX-512's in assembly, which keeps it); whole solves there
-/// vary more than that from run to run. Not measured to help elsewhere: AVX2's loop (assembly)
-/// ran 0.97-0.99x with the same prefetch on the Zen 3 EPYC, and Arm was never run on hardware.
+/// panels of a tile row's blocks do not all fit L1). AVX-512: 16; on the 16-vCPU Xeon the
+/// phase-3 product ran 1.015-1.040x faster with 8 than with none and every CPU busy,
+/// 1.006-1.042x on one, in 16-bit and in int32 lanes (scripts/host_product_ab.sh,
+/// docs/results.md; measured with the intrinsics loop, before AVX-512's in assembly), and with
+/// the loop in assembly 1.005-1.012x without any; 16 against 8: 1.007-1.011x with every CPU
+/// busy, 1.003-1.015x on one (24 and 32 no better), 1.002-1.015x on the Zen 5 EPYC. Whole
+/// solves vary more than that from run to run. Not measured to help elsewhere: AVX2's loop
+/// (assembly) ran 0.97-0.99x with the 8-pivot prefetch on the Zen 3 EPYC, and Arm was never run
+/// on hardware.
 #if defined(APSP_SIMD_AVX512)
-constexpr int kPanelAhead = 8;
+constexpr int kPanelAhead = 16;
 #else
 constexpr int kPanelAhead = 0;
 #endif
