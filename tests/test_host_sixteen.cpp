@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "apsp/solver/blocked_fw.hpp"
 #include "apsp/solver/host_sixteen.hpp"
 #include "apsp/solver/lane_tally.hpp"
 #include "backends_under_test.hpp"
@@ -86,9 +87,9 @@ TYPED_TEST(HostSixteen, NarrowAndWidenInPlaceGiveTheMatrixBack) {
 }
 
 // Whole solves: dense graphs of light weights take the stage before their last round (the round
-// it began in the tally's slot; rounds of 16 pivots leave pairs unjoined a while), and give the naive Floyd-Warshall's
-// distances; a vertex no edge reaches (INF in its column to the end) or weights whose distances all pass 2^15 keep the
-// int32 matrix, with the same distances.
+// it began is what the whole solver reports; rounds of 16 pivots leave pairs unjoined a while), and give the naive
+// Floyd-Warshall's distances; a vertex no edge reaches (INF in its column to the end) or weights whose distances all
+// pass 2^15 keep the int32 matrix, with the same distances.
 TYPED_TEST(HostSixteen, SolvesTakeTheStageWhereTheDistancesAllow) {
   if constexpr (!TestFixture::kRuns) {
     GTEST_SKIP() << "no 16-bit stage on this backend";
@@ -111,22 +112,29 @@ TYPED_TEST(HostSixteen, SolvesTakeTheStageWhereTheDistancesAllow) {
             g.edges.erase(std::remove_if(g.edges.begin(), g.edges.end(),
                                          [&](const Edge& e) { return e.dst == v - 1 && e.src != v - 1; }),
                           g.edges.end());
-          int next = 0, slot = 0, rounds = 0;
+          int next = 0, reported = -1, rounds = 0;
           const auto got = blocked_apsp<TypeParam>(g, b, [&](const DistanceMatrix<TypeParam>& d) {
             LaneTally<TypeParam> tally;
             next = Stage::solve(
                 RowBlock::of(d), [](int, int) {}, tally.slots());
-            slot = tally.matrix16_from();
             rounds = int(d.n / b);
           });
-          EXPECT_EQ(first_difference(got, naive_apsp(g), v), "");
+          // The whole solver on the same graph, and the round it reports (0: none).
+          const auto solved = blocked_apsp<TypeParam>(g, b, [&](const DistanceMatrix<TypeParam>& d) {
+            LaneTally<TypeParam> tally;
+            reported = BlockedFloydWarshall<TypeParam>::solve(
+                d, nullptr, [](int, int) {}, tally.slots());
+          });
+          const auto naive = naive_apsp(g);
+          EXPECT_EQ(first_difference(got, naive, v), "");
+          EXPECT_EQ(first_difference(solved, naive, v), "");
           if (c.takes) {
             EXPECT_GT(next, 0);
             EXPECT_LT(next, rounds);
-            EXPECT_EQ(slot, next);
+            EXPECT_EQ(reported, next);
           } else {
             EXPECT_EQ(next, rounds);
-            EXPECT_EQ(slot, 0);
+            EXPECT_EQ(reported, 0);
           }
         }
   }

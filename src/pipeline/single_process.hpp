@@ -70,13 +70,12 @@ class SingleProcess {
     template <class AfterRound>
     SolveSeconds solve(bool phase_times, AfterRound&& after_round) {
       typename FW::PhaseSeconds phases;
-      FW::solve(d_, phase_times ? &phases : nullptr, after_round, lanes16_.slots());
       SolveSeconds s;
+      s.matrix16_from = FW::solve(d_, phase_times ? &phases : nullptr, after_round, lanes16_.slots());
       for (int i = 0; i < 3; ++i) s.phase[i] = phases.phase[i];
       s.lanes16 = lanes16_.total();
       s.computed = lanes16_.computed();
       s.left_out = lanes16_.left_out();
-      s.matrix16_from = lanes16_.matrix16_from();
       return s;
     }
 

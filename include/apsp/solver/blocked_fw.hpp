@@ -68,17 +68,21 @@ class BlockedFloydWarshall {
   /// rounds)` is called once each round's kernels are enqueued (it may fence to watch progress);
   /// `lanes16` (may be null) counts the relaxations of phases 2 and 3 that ran in 16-bit lanes
   /// (lane_tally.hpp). Untimed, the rounds overlap (solve_with_lookahead); timed, the phases run
-  /// one after another with a fence after each.
+  /// one after another with a fence after each. Returns the round from which the distances were
+  /// kept in a 16-bit matrix (a CPU's later rounds: solve_host_rounds); 0: none were.
   template <class AfterRound>
-  static void solve(const Matrix& d, PhaseSeconds* phases, AfterRound&& after_round, int64_t* lanes16 = nullptr) {
+  static int solve(const Matrix& d, PhaseSeconds* phases, AfterRound&& after_round, int64_t* lanes16 = nullptr) {
     if (phases == nullptr) {
       if constexpr (Ops::kPacksRounds)
         if (ExecSpace().concurrency() >= Impl::kHostRoundsFromThreads || Ops::Traits::kHostLanes16)
           return solve_host_rounds(d, after_round, lanes16);
       if constexpr (Ops::kHasTuned && !Ops::kPacksRounds)
-        if (Impl::PairRounds<BlockedFloydWarshall>::applies(d))
-          return Impl::PairRounds<BlockedFloydWarshall>::solve(d, after_round, lanes16);
-      return solve_with_lookahead(d, after_round, lanes16);
+        if (Impl::PairRounds<BlockedFloydWarshall>::applies(d)) {
+          Impl::PairRounds<BlockedFloydWarshall>::solve(d, after_round, lanes16);
+          return 0;
+        }
+      solve_with_lookahead(d, after_round, lanes16);
+      return 0;
     }
     const Block rb = whole(d);
     const RoundOps round_ops(rb);
@@ -92,22 +96,26 @@ class BlockedFloydWarshall {
       after_round(k + 1, rounds);
     }
     ExecSpace().fence();
+    return 0;
   }
 
   /// (CPU backends) Every round as Impl::HostRounds runs them: round k + 1's phases 1 and 2 among
   /// round k's phase-3 tiles, in one kernel per round; where the build has 16-bit lanes, the
   /// later rounds on a 16-bit matrix once the distances allow it (Impl::HostSixteen). solve()
   /// takes this from kHostRoundsFromThreads threads on, and at every count for the 16-bit stage.
+  /// Returns the round the 16-bit matrix began, as solve().
   template <class AfterRound>
-  static void solve_host_rounds(const Matrix& d, AfterRound&& after_round, int64_t* lanes16 = nullptr) {
+  static int solve_host_rounds(const Matrix& d, AfterRound&& after_round, int64_t* lanes16 = nullptr) {
     if constexpr (Ops::kPacksRounds) {
       if constexpr (Ops::Traits::kHostLanes16) {
-        Impl::HostSixteen<ExecSpace, Ops>::solve(whole(d), after_round, lanes16);
+        const int from = Impl::HostSixteen<ExecSpace, Ops>::solve(whole(d), after_round, lanes16);
+        return from < d.blocks() ? from : 0;
       } else {
         const RoundOps round_ops(whole(d));
         Impl::HostRounds<ExecSpace, Ops>::solve(whole(d), round_ops, after_round, lanes16);
       }
     }
+    return 0;
   }
 
   /// One round: the three phases for pivot block k, enqueued in order.

@@ -27,7 +27,6 @@
 #include "apsp/core/constants.hpp"
 #include "apsp/solver/host_ops16.hpp"
 #include "apsp/solver/host_rounds.hpp"
-#include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/row_block.hpp"
 
@@ -38,9 +37,8 @@ template <class ExecSpace, class Ops>
 struct HostSixteen {
   using Ops16 = HostOps16<ExecSpace>;
 
-  /// Every round on the whole matrix `rb`, as HostRounds::solve from the start; the round the
-  /// 16-bit stage began goes to lanes16[kMatrix16Slot] (lane_tally.hpp). Returns it (the number
-  /// of rounds: none).
+  /// Every round on the whole matrix `rb`, as HostRounds::solve from the start. Returns the
+  /// round the 16-bit stage began (the number of rounds: none).
   template <class AfterRound>
   static int solve(const RowBlock& rb, AfterRound&& after_round, int64_t* lanes16) {
     const RoundOperands<ExecSpace, Ops> round_ops(rb);
@@ -50,7 +48,6 @@ struct HostSixteen {
       return true;
     });
     if (next >= rb.col_tiles) return next;
-    if (lanes16 != nullptr) lanes16[kMatrix16Slot] = next;
     const RowBlockOf<uint16_t> rb16{
         reinterpret_cast<uint16_t*>(rb.rows), rb.first_tile, rb.row_tiles, rb.n, rb.block, rb.vertices, rb.col_tiles};
     {

@@ -7,8 +7,7 @@
 // The run's ceiling weighs the device's 16-bit and int32 rates by the share of the one in the
 // other, and its efficiency counts the relaxations not left out (report/ceiling.hpp). All three
 // count what the products compute, padding past V included: a CPU computes its blocks at C's
-// edges whole, a GPU its tiles. One more slot, after the three kinds, holds the round from which
-// a CPU solve kept its distances in a 16-bit matrix (host_sixteen.hpp; 0: it did not).
+// edges whole, a GPU its tiles.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -18,8 +17,6 @@
 namespace apsp {
 
 inline constexpr int kLaneTallySlots = 256;
-/// The slot of the round the 16-bit matrix began (host_sixteen.hpp).
-inline constexpr int kMatrix16Slot = 3 * kLaneTallySlots;
 
 /// Adds `sixteen` relaxations in 16-bit lanes and `computed` in all to the team's slots of
 /// `slots` (none: not counted): 16-bit ones in [0, kLaneTallySlots), all in the next
@@ -49,7 +46,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool left_out(const Team& team, int64_t* slots, bool
 template <class ExecSpace>
 class LaneTally {
  public:
-  LaneTally() : slots_("apsp::lanes16_tally", kMatrix16Slot + 1) {}
+  LaneTally() : slots_("apsp::lanes16_tally", 3 * kLaneTallySlots) {}
   int64_t* slots() const { return slots_.data(); }
   /// The relaxations counted so far in 16-bit lanes (after a fence).
   int64_t total() const { return sum(0); }
@@ -57,12 +54,6 @@ class LaneTally {
   int64_t computed() const { return sum(kLaneTallySlots); }
   /// The relaxations of the products left out, as they would have computed them (after a fence).
   int64_t left_out() const { return sum(2 * kLaneTallySlots); }
-  /// The round from which the solve kept its distances in a 16-bit matrix; 0: it did not.
-  int matrix16_from() const {
-    int64_t round = 0;
-    Kokkos::deep_copy(round, Kokkos::subview(slots_, kMatrix16Slot));
-    return int(round);
-  }
   /// Slots [from, from + kLaneTallySlots) summed (public: nvcc takes no device lambda in a
   /// private member function).
   int64_t sum(int from) const {
