@@ -52,6 +52,8 @@ struct AheadLines {
 /// B: per pivot, NV registers of lanes, contiguous (pivot p at b + p * NV * Lanes::W).
 template <class Lanes, int MR, int NV>
 struct PivotLoop {
+  /// Whether relax_at() takes C where it lies (only where assembly loads and stores it).
+  static constexpr bool kInPlace = false;
   APSP_SIMD_INLINE static void relax(Reg (&c)[MR][NV], const int32_t* a, int a_pitch, const typename Lanes::Lane* b,
                                      int depth, const AheadLines<MR, NV>& ahead) {
     const int every = (1 << ahead.shift) - 1;

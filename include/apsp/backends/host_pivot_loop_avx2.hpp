@@ -82,6 +82,7 @@ namespace apsp::host_simd {
 
 template <class Lanes>
 struct PivotLoop<Lanes, 6, 2> {
+  static constexpr bool kInPlace = false;
   APSP_SIMD_INLINE static void relax(Reg (&c)[6][2], const int32_t* a, int a_pitch, const typename Lanes::Lane* b,
                                      int depth, const AheadLines<6, 2>& ahead) {
     for (int q = 0; q < ahead.count; ++q) ahead.fetch(q);

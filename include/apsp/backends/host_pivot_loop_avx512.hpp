@@ -11,8 +11,9 @@
 // the 16-vCPU Xeon (docs/results.md): the phase-3 product 1.01-1.06x faster in 16-bit lanes,
 // the same in int32; whole 16-thread solves 1.06-1.09x (V = 6000 and 10000, medians), more
 // than the product alone gained in that benchmark (why was not found).
-// The 16 accumulators stay in memory between passes (c[]): as operands they would pass the 30
-// that an asm statement may have. Their loads and stores take 32 instructions a pass.
+// The 16 accumulators stay in memory between passes: as operands they would pass the 30 that an
+// asm statement may have. The pass loads them from the block of C and stores them back, 32
+// instructions (relax_at: where C lies, rows apart as in the matrix; relax(): a copy).
 #pragma once
 
 #include "apsp/backends/host_pivot_loop.hpp"
@@ -49,19 +50,26 @@ namespace apsp::host_simd {
 // B's row kPanelAhead (16) pivots on: 16 * 128 bytes.
 #define APSP_AVX512_PANEL_AHEAD(BO) \
       "prefetcht0 " BO "+2048(%%r11)\n\t" "prefetcht0 " BO "+2112(%%r11)\n\t"
-#define APSP_AVX512_ACC_LOAD(I, R0, R1) \
-      "vmovdqa64 " #I "*128(%[c]), %%zmm" #R0 "\n\t" "vmovdqa64 " #I "*128+64(%[c]), %%zmm" #R1 "\n\t"
-#define APSP_AVX512_ACC_STORE(I, R0, R1) \
-      "vmovdqa64 %%zmm" #R0 ", " #I "*128(%[c])\n\t" "vmovdqa64 %%zmm" #R1 ", " #I "*128+64(%[c])\n\t"
-// The pass: the block from c[] into zmm0-15, an odd pivot first, then runs of [seg] pivots (even)
-// two per iteration, each run after the prefetches of one row of the next block's C (rdx, [rows]
-// rows [ld] bytes apart, 4 lines each), the block back to c[]. Loops start on a cache line.
+// Rows 2 J and 2 J + 1 of the block (J: 0-3), from r9 = c + 2 J [cl] (rows [cl] bytes apart),
+// into or out of zmm(4 J) to zmm(4 J + 3), r9 then on to the next pair. OP: the move, R0-R3 the
+// registers; the loads and stores are the same text with the operands swapped.
+#define APSP_AVX512_ROWS_LOAD(R0, R1, R2, R3)                                                          \
+      "vmovdqu64 (%%r9), %%zmm" #R0 "\n\t" "vmovdqu64 64(%%r9), %%zmm" #R1 "\n\t"                  \
+      "vmovdqu64 (%%r9,%[cl]), %%zmm" #R2 "\n\t" "vmovdqu64 64(%%r9,%[cl]), %%zmm" #R3 "\n\t"      \
+      "lea (%%r9,%[cl],2), %%r9\n\t"
+#define APSP_AVX512_ROWS_STORE(R0, R1, R2, R3)                                                         \
+      "vmovdqu64 %%zmm" #R0 ", (%%r9)\n\t" "vmovdqu64 %%zmm" #R1 ", 64(%%r9)\n\t"                  \
+      "vmovdqu64 %%zmm" #R2 ", (%%r9,%[cl])\n\t" "vmovdqu64 %%zmm" #R3 ", 64(%%r9,%[cl])\n\t"      \
+      "lea (%%r9,%[cl],2), %%r9\n\t"
+// The pass: the block from C ([c], rows [cl] bytes apart) into zmm0-15, an odd pivot first, then
+// runs of [seg] pivots (even) two per iteration, each run after the prefetches of one row of the
+// next block's C (rdx, [rows] rows [ld] bytes apart, 4 lines each), the block back to C. Loops
+// start on a cache line.
 #define APSP_AVX512_PASS_8X2(ADD, MIN, PF0, PF1)                           \
   asm volatile(                                                           \
-      APSP_AVX512_ACC_LOAD(0, 0, 1) APSP_AVX512_ACC_LOAD(1, 2, 3)         \
-      APSP_AVX512_ACC_LOAD(2, 4, 5) APSP_AVX512_ACC_LOAD(3, 6, 7)         \
-      APSP_AVX512_ACC_LOAD(4, 8, 9) APSP_AVX512_ACC_LOAD(5, 10, 11)       \
-      APSP_AVX512_ACC_LOAD(6, 12, 13) APSP_AVX512_ACC_LOAD(7, 14, 15)     \
+      "mov %[c], %%r9\n\t"                                               \
+      APSP_AVX512_ROWS_LOAD(0, 1, 2, 3) APSP_AVX512_ROWS_LOAD(4, 5, 6, 7)  \
+      APSP_AVX512_ROWS_LOAD(8, 9, 10, 11) APSP_AVX512_ROWS_LOAD(12, 13, 14, 15) \
       "mov %[a], %%rax\n\t"                                               \
       "lea (%%rax,%[t]), %%r10\n\t"                                       \
       "mov %[b], %%r11\n\t"                                               \
@@ -105,12 +113,11 @@ namespace apsp::host_simd {
       "test %%rcx, %%rcx\n\t"                                             \
       "jnz 4b\n\t"                                                        \
       "5:\n\t"                                                            \
-      APSP_AVX512_ACC_STORE(0, 0, 1) APSP_AVX512_ACC_STORE(1, 2, 3)       \
-      APSP_AVX512_ACC_STORE(2, 4, 5) APSP_AVX512_ACC_STORE(3, 6, 7)       \
-      APSP_AVX512_ACC_STORE(4, 8, 9) APSP_AVX512_ACC_STORE(5, 10, 11)     \
-      APSP_AVX512_ACC_STORE(6, 12, 13) APSP_AVX512_ACC_STORE(7, 14, 15)   \
+      "mov %[c], %%r9\n\t"                                               \
+      APSP_AVX512_ROWS_STORE(0, 1, 2, 3) APSP_AVX512_ROWS_STORE(4, 5, 6, 7) \
+      APSP_AVX512_ROWS_STORE(8, 9, 10, 11) APSP_AVX512_ROWS_STORE(12, 13, 14, 15) \
       :                                                                   \
-      : [c] "r"(&c[0][0]), [a] "m"(a), [b] "m"(b), [n] "m"(pivots), [at] "m"(at), [rows] "m"(rows), \
+      : [c] "r"(c), [cl] "r"(c_ld), [a] "m"(a), [b] "m"(b), [n] "m"(pivots), [at] "m"(at), [rows] "m"(rows), \
         [seg] "m"(seg), [ld] "m"(ld), [s] "r"(stride), [t] "r"(3 * stride) \
       : "memory", "cc", "rax", "rcx", "rdx", "r8", "r9", "r10", "r11",    \
         "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",   \
@@ -121,10 +128,21 @@ namespace apsp::host_simd {
 template <class Lanes>
 struct PivotLoop<Lanes, 8, 2> {
   static_assert(AheadLines<8, 2>::kPerRow == 4, "a row of the next block: 4 lines");
+  /// relax_at() takes C where it lies (MicroTile::relax_at).
+  static constexpr bool kInPlace = true;
   /// The block c over pivots [0, depth); the next block's rows asked for one per depth / 8
   /// pivots.
   APSP_SIMD_INLINE static void relax(Reg (&c)[8][2], const int32_t* a, int a_pitch, const typename Lanes::Lane* b,
                                      int depth, const AheadLines<8, 2>& ahead) {
+    relax_at(reinterpret_cast<char*>(&c[0][0]), int64_t(sizeof c[0]), a, a_pitch, b, depth, ahead);
+  }
+  /// The same on the block at `c` whose rows lie `c_ld` bytes apart, loaded and stored by the
+  /// pass itself. Through a copy on the stack (relax()) each pass took 64 more loads and stores
+  /// of a register; with the 16-bit stage's products in place, random graphs solved in 0.984x
+  /// the time on the Zen 5 EPYC at 1 and 2 threads and 0.974x / 0.981x / 1.000x on the Xeon at
+  /// 1 / 8 / 16 threads (docs/results.md).
+  APSP_SIMD_INLINE static void relax_at(char* c, int64_t c_ld, const int32_t* a, int a_pitch,
+                                        const typename Lanes::Lane* b, int depth, const AheadLines<8, 2>& ahead) {
     if (depth <= 0) return;
     const int64_t stride = int64_t(a_pitch) * int64_t(sizeof(int32_t)), pivots = depth;
     const char* at = ahead.next.at;
@@ -146,8 +164,8 @@ struct PivotLoop<Lanes, 8, 2> {
 };
 
 #undef APSP_AVX512_PASS_8X2
-#undef APSP_AVX512_ACC_STORE
-#undef APSP_AVX512_ACC_LOAD
+#undef APSP_AVX512_ROWS_STORE
+#undef APSP_AVX512_ROWS_LOAD
 #undef APSP_AVX512_PANEL_AHEAD
 #undef APSP_AVX512_PIVOT
 #undef APSP_AVX512_ROW

@@ -152,12 +152,7 @@ struct HostTiles16 {
   /// One MR x NR16 block of C at `c` (rows `ld` apart) over every pivot.
   static void relax(uint16_t* c, int64_t ld, const int32_t* a, int a_pitch, const uint16_t* b, int pivots,
                     host_simd::NextBlock next) {
-    host_simd::MicroTile<U16, MR, NV> t;
-    for (int i = 0; i < MR; ++i)
-      for (int v = 0; v < NV; ++v) t.acc[i][v] = load(c + i * ld + v * U16::W);
-    t.relax(a, a_pitch, b, pivots, next);
-    for (int i = 0; i < MR; ++i)
-      for (int v = 0; v < NV; ++v) store(c + i * ld + v * U16::W, t.acc[i][v]);
+    host_simd::MicroTile<U16, MR, NV>::relax_at(c, ld, a, a_pitch, b, pivots, next);
   }
 };
 
