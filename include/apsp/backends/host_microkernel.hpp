@@ -37,23 +37,25 @@ struct MicroTile {
     for_each([&](int i, int v) { acc[i][v] = c[i][v]; });
   }
 
-  /// The block of C at `c`, its rows `ld` lanes apart, relaxed in place over pivots [0, depth):
-  /// loaded, relaxed and stored as relax() does, or by the pivot loop itself where it can
-  /// (PivotLoop::kInPlace: AVX-512's 8 x 2 in assembly).
+  /// The block of C at `c`, its rows `ld` lanes apart and register v of a row at its lane
+  /// v * kStep (Lanes::W: contiguous; 2 W: the int32 matrix's blocks), relaxed in place over
+  /// pivots [0, depth): loaded, relaxed and stored as relax() does, or by the pivot loop itself
+  /// where it can (PivotLoop::kInPlace: AVX-512's 8 x 2 in assembly).
+  template <int kStep = Lanes::W>
   APSP_SIMD_INLINE static void relax_at(typename Lanes::Lane* c, int64_t ld, const int32_t* a, int a_pitch,
                                         const typename Lanes::Lane* b, int depth, NextBlock next = {}) {
     using Loop = PivotLoop<Lanes, MR, NV>;
     if constexpr (Loop::kInPlace) {
-      Loop::relax_at(reinterpret_cast<char*>(c), ld * int64_t(sizeof *c), a, a_pitch, b, depth,
-                     AheadLines<MR, NV>(next, depth));
+      constexpr int kSecond = kStep * int(sizeof *c);
+      Loop::template relax_at<kSecond>(reinterpret_cast<char*>(c), ld * int64_t(sizeof *c), a, a_pitch, b, depth,
+                                       AheadLines<MR, NV>(next, depth));
     } else {
       MicroTile t;
       for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v)
-          t.acc[i][v] = I32::loadu(reinterpret_cast<const int32_t*>(c + i * ld + v * Lanes::W));
+        for (int v = 0; v < NV; ++v) t.acc[i][v] = I32::loadu(reinterpret_cast<const int32_t*>(c + i * ld + v * kStep));
       t.relax(a, a_pitch, b, depth, next);
       for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v) I32::storeu(reinterpret_cast<int32_t*>(c + i * ld + v * Lanes::W), t.acc[i][v]);
+        for (int v = 0; v < NV; ++v) I32::storeu(reinterpret_cast<int32_t*>(c + i * ld + v * kStep), t.acc[i][v]);
     }
   }
 

@@ -50,26 +50,26 @@ namespace apsp::host_simd {
 // B's row kPanelAhead (16) pivots on: 16 * 128 bytes.
 #define APSP_AVX512_PANEL_AHEAD(BO) \
       "prefetcht0 " BO "+2048(%%r11)\n\t" "prefetcht0 " BO "+2112(%%r11)\n\t"
-// Rows 2 J and 2 J + 1 of the block (J: 0-3), from r9 = c + 2 J [cl] (rows [cl] bytes apart),
-// into or out of zmm(4 J) to zmm(4 J + 3), r9 then on to the next pair. OP: the move, R0-R3 the
-// registers; the loads and stores are the same text with the operands swapped.
-#define APSP_AVX512_ROWS_LOAD(R0, R1, R2, R3)                                                          \
-      "vmovdqu64 (%%r9), %%zmm" #R0 "\n\t" "vmovdqu64 64(%%r9), %%zmm" #R1 "\n\t"                  \
-      "vmovdqu64 (%%r9,%[cl]), %%zmm" #R2 "\n\t" "vmovdqu64 64(%%r9,%[cl]), %%zmm" #R3 "\n\t"      \
+// Rows 2 J and 2 J + 1 of the block (J: 0-3), from r9 = c + 2 J [cl] (rows [cl] bytes apart; a
+// row's second register OFF bytes after its first), into or out of zmm(4 J) to zmm(4 J + 3), r9
+// then on to the next pair.
+#define APSP_AVX512_ROWS_LOAD(OFF, R0, R1, R2, R3)                                                     \
+      "vmovdqu64 (%%r9), %%zmm" #R0 "\n\t" "vmovdqu64 " OFF "(%%r9), %%zmm" #R1 "\n\t"             \
+      "vmovdqu64 (%%r9,%[cl]), %%zmm" #R2 "\n\t" "vmovdqu64 " OFF "(%%r9,%[cl]), %%zmm" #R3 "\n\t" \
       "lea (%%r9,%[cl],2), %%r9\n\t"
-#define APSP_AVX512_ROWS_STORE(R0, R1, R2, R3)                                                         \
-      "vmovdqu64 %%zmm" #R0 ", (%%r9)\n\t" "vmovdqu64 %%zmm" #R1 ", 64(%%r9)\n\t"                  \
-      "vmovdqu64 %%zmm" #R2 ", (%%r9,%[cl])\n\t" "vmovdqu64 %%zmm" #R3 ", 64(%%r9,%[cl])\n\t"      \
+#define APSP_AVX512_ROWS_STORE(OFF, R0, R1, R2, R3)                                                    \
+      "vmovdqu64 %%zmm" #R0 ", (%%r9)\n\t" "vmovdqu64 %%zmm" #R1 ", " OFF "(%%r9)\n\t"             \
+      "vmovdqu64 %%zmm" #R2 ", (%%r9,%[cl])\n\t" "vmovdqu64 %%zmm" #R3 ", " OFF "(%%r9,%[cl])\n\t" \
       "lea (%%r9,%[cl],2), %%r9\n\t"
 // The pass: the block from C ([c], rows [cl] bytes apart) into zmm0-15, an odd pivot first, then
 // runs of [seg] pivots (even) two per iteration, each run after the prefetches of one row of the
 // next block's C (rdx, [rows] rows [ld] bytes apart, 4 lines each), the block back to C. Loops
 // start on a cache line.
-#define APSP_AVX512_PASS_8X2(ADD, MIN, PF0, PF1)                           \
+#define APSP_AVX512_PASS_8X2(ADD, MIN, PF0, PF1, OFF)                      \
   asm volatile(                                                           \
       "mov %[c], %%r9\n\t"                                               \
-      APSP_AVX512_ROWS_LOAD(0, 1, 2, 3) APSP_AVX512_ROWS_LOAD(4, 5, 6, 7)  \
-      APSP_AVX512_ROWS_LOAD(8, 9, 10, 11) APSP_AVX512_ROWS_LOAD(12, 13, 14, 15) \
+      APSP_AVX512_ROWS_LOAD(OFF, 0, 1, 2, 3) APSP_AVX512_ROWS_LOAD(OFF, 4, 5, 6, 7) \
+      APSP_AVX512_ROWS_LOAD(OFF, 8, 9, 10, 11) APSP_AVX512_ROWS_LOAD(OFF, 12, 13, 14, 15) \
       "mov %[a], %%rax\n\t"                                               \
       "lea (%%rax,%[t]), %%r10\n\t"                                       \
       "mov %[b], %%r11\n\t"                                               \
@@ -114,8 +114,8 @@ namespace apsp::host_simd {
       "jnz 4b\n\t"                                                        \
       "5:\n\t"                                                            \
       "mov %[c], %%r9\n\t"                                               \
-      APSP_AVX512_ROWS_STORE(0, 1, 2, 3) APSP_AVX512_ROWS_STORE(4, 5, 6, 7) \
-      APSP_AVX512_ROWS_STORE(8, 9, 10, 11) APSP_AVX512_ROWS_STORE(12, 13, 14, 15) \
+      APSP_AVX512_ROWS_STORE(OFF, 0, 1, 2, 3) APSP_AVX512_ROWS_STORE(OFF, 4, 5, 6, 7) \
+      APSP_AVX512_ROWS_STORE(OFF, 8, 9, 10, 11) APSP_AVX512_ROWS_STORE(OFF, 12, 13, 14, 15) \
       :                                                                   \
       : [c] "r"(c), [cl] "r"(c_ld), [a] "m"(a), [b] "m"(b), [n] "m"(pivots), [at] "m"(at), [rows] "m"(rows), \
         [seg] "m"(seg), [ld] "m"(ld), [s] "r"(stride), [t] "r"(3 * stride) \
@@ -140,26 +140,48 @@ struct PivotLoop<Lanes, 8, 2> {
   /// pass itself. Through a copy on the stack (relax()) each pass took 64 more loads and stores
   /// of a register; with the 16-bit stage's products in place, random graphs solved in 0.984x
   /// the time on the Zen 5 EPYC at 1 and 2 threads and 0.974x / 0.981x / 1.000x on the Xeon at
-  /// 1 / 8 / 16 threads (docs/results.md).
+  /// 1 / 8 / 16 threads, and with the int32 matrix's int32 blocks in place too, graphs of heavy
+  /// weights (int32 throughout) in 0.972x / 0.980x on the Zen 5 EPYC at 1 / 2 threads and
+  /// 0.984x / 0.967x on the Xeon at 8 / 16 threads (docs/results.md). kSecond: bytes from a row's first register to its
+  /// second, 64 (contiguous) or 128 (the int32 matrix's blocks: every other register's columns).
+  template <int kSecond = 64>
   APSP_SIMD_INLINE static void relax_at(char* c, int64_t c_ld, const int32_t* a, int a_pitch,
                                         const typename Lanes::Lane* b, int depth, const AheadLines<8, 2>& ahead) {
+    static_assert(kSecond == 64 || kSecond == 128, "APSP_AVX512_PASS_8X2's offsets");
+    if constexpr (kSecond == 64)
+      pass<true>(c, c_ld, a, a_pitch, b, depth, ahead);
+    else
+      pass<false>(c, c_ld, a, a_pitch, b, depth, ahead);
+  }
+
+ private:
+  template <bool kContiguous>
+  APSP_SIMD_INLINE static void pass(char* c, int64_t c_ld, const int32_t* a, int a_pitch, const typename Lanes::Lane* b,
+                                    int depth, const AheadLines<8, 2>& ahead) {
     if (depth <= 0) return;
     const int64_t stride = int64_t(a_pitch) * int64_t(sizeof(int32_t)), pivots = depth;
     const char* at = ahead.next.at;
     const int64_t rows = at != nullptr ? 8 : 0, ld = ahead.next.ld;
     const int64_t seg = depth / 8 >= 2 ? depth / 8 & ~int64_t(1) : 2;
     static_assert(kPanelAhead == 0 || kPanelAhead * 2 * kBytes == 2048, "APSP_AVX512_PANEL_AHEAD's offsets");
-    if constexpr (std::is_same_v<Lanes, U16>) {
-      if constexpr (kPanelAhead > 0)
-        APSP_AVX512_PASS_8X2("vpaddw", "vpminuw", APSP_AVX512_PANEL_AHEAD("0"), APSP_AVX512_PANEL_AHEAD("128"));
-      else
-        APSP_AVX512_PASS_8X2("vpaddw", "vpminuw", "", "");
+#define APSP_AVX512_PASS_LANES(OFF)                                                                                 \
+  if constexpr (std::is_same_v<Lanes, U16>) {                                                                       \
+    if constexpr (kPanelAhead > 0)                                                                                  \
+      APSP_AVX512_PASS_8X2("vpaddw", "vpminuw", APSP_AVX512_PANEL_AHEAD("0"), APSP_AVX512_PANEL_AHEAD("128"), OFF); \
+    else                                                                                                            \
+      APSP_AVX512_PASS_8X2("vpaddw", "vpminuw", "", "", OFF);                                                       \
+  } else {                                                                                                          \
+    if constexpr (kPanelAhead > 0)                                                                                  \
+      APSP_AVX512_PASS_8X2("vpaddd", "vpminsd", APSP_AVX512_PANEL_AHEAD("0"), APSP_AVX512_PANEL_AHEAD("128"), OFF); \
+    else                                                                                                            \
+      APSP_AVX512_PASS_8X2("vpaddd", "vpminsd", "", "", OFF);                                                       \
+  }
+    if constexpr (kContiguous) {
+      APSP_AVX512_PASS_LANES("64")
     } else {
-      if constexpr (kPanelAhead > 0)
-        APSP_AVX512_PASS_8X2("vpaddd", "vpminsd", APSP_AVX512_PANEL_AHEAD("0"), APSP_AVX512_PANEL_AHEAD("128"));
-      else
-        APSP_AVX512_PASS_8X2("vpaddd", "vpminsd", "", "");
+      APSP_AVX512_PASS_LANES("128")
     }
+#undef APSP_AVX512_PASS_LANES
   }
 };
 

@@ -270,12 +270,8 @@ struct HostTiles {
     /// One int32 block: registers v of columns 2 v W + [0, W) from `corner` (every other W
     /// columns of the 16-bit block's), B operand at b32 + `panel`.
     void relax32(int32_t* corner, int64_t cld, int i0, int panel, host_simd::NextBlock ahead) const {
-      host_simd::MicroTile<I32, MR, NV> t;
-      for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v) t.acc[i][v] = I32::loadu(corner + i * cld + 2 * v * W);
-      t.relax(s.a32 + i0 * s.pitch, s.pitch, s.b32 + panel, pivots, ahead);
-      for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v) I32::storeu(corner + i * cld + 2 * v * W, t.acc[i][v]);
+      host_simd::MicroTile<I32, MR, NV>::template relax_at<2 * W>(corner, cld, s.a32 + i0 * s.pitch, s.pitch,
+                                                                  s.b32 + panel, pivots, ahead);
     }
 
     /// Packs, in a lane type, what block row i0 needs and is not packed yet.
