@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The MPI layer's pieces on every rank of a real launch (ctest runs this at 1, 2 and 3 ranks):
 // the row partition as the ranks hold it, the distributed rounds against the single-device
-// solver (both pivot-row paths, timed and untimed), the shared output file, and the
+// solver (every pivot-row path the build has, timed and untimed), the shared output file, and the
 // agreement on errors and on the self-check's verdict.
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -113,7 +113,8 @@ TYPED_TEST(DistributedRounds, RowsMatchTheSingleDeviceSolver) {
     const TileRowPartition part{n / B, ranks()};
     // Every path pivot rows can take with this backend and this MPI: staged through pinned
     // host memory always; handed to MPI where they lie where MPI can read that memory (a host
-    // backend, or CUDA- or ROCm-aware MPI); the devices' own broadcast where the build has it (NCCL).
+    // backend, or CUDA- or ROCm-aware MPI); the devices' own broadcast where the build has it
+    // (NCCL); each GPU's copies from the owner's memory where the node's GPUs can (IPC).
     using Path = mpi::PivotPath;
     std::vector<Path> paths{Path::mpi_staged};
     if (host_is_device<E>() || mpi::device_aware(BackendRuntime<E>::kMpiDeviceApi)) paths.push_back(Path::mpi_direct);
@@ -121,6 +122,9 @@ TYPED_TEST(DistributedRounds, RowsMatchTheSingleDeviceSolver) {
     if (mpi::DistributedFloydWarshall<E>::has_device_collectives() &&
         BackendRuntime<E>::visible_devices() >= most_ranks_on_a_node())
       paths.push_back(Path::device_collective);
+    if (mpi::DistributedFloydWarshall<E>::has_device_peers() && most_ranks_on_a_node() == ranks() &&
+        mpi::DistributedFloydWarshall<E>::device_peers_work(MPI_COMM_WORLD))
+      paths.push_back(Path::device_peer);
     for (const Path path : paths)
       for (const bool timed : {false, true}) {
         SCOPED_TRACE("V=" + std::to_string(g.vertices) + " path " + std::to_string(int(path)) +

@@ -106,9 +106,10 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
                "under MPI, write the output through MPI-IO even when every rank is on one node (default there: "
                "parallel copies into a shared mapping)");
   app.add_option("--pivot-rows", opt.pivot_rows,
-                 "under MPI, how pivot rows travel between GPUs: mpi, device (NCCL, where the build has it), or auto "
-                 "(mpi, the faster where measured)")
-      ->check(CLI::IsMember({"auto", "device", "mpi"}));
+                 "under MPI, how pivot rows travel between GPUs: peer (each GPU copies the row from the owner's "
+                 "GPU: CUDA or HIP IPC, one node), mpi, device (NCCL, where the build has it), or auto "
+                 "(peer where every rank is on one node and its GPUs can, else mpi)")
+      ->check(CLI::IsMember({"auto", "peer", "device", "mpi"}));
   app.add_option("--max-host-memory", raw.host_memory,
                  "host memory the run may use, e.g. 64GB or 512MiB (default: what the OS reports available)");
   // Test-only: corrupts one entry after the solve, so that tests can see --verify catch it.

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -58,21 +59,43 @@ class MpiRanks {
   int nodes() const { return rt_.nodes(); }
   int ranks_on_node() const { return rt_.local_size(); }
   TileRowPartition partition(int tiles) const { return TileRowPartition{tiles, rt_.size()}; }
-  /// How pivot rows travel: the devices' own collectives (NCCL) when asked for; else MPI on the
-  /// matrix's memory when it can read it (a host backend, CUDA- or ROCm-aware MPI), else MPI through
-  /// pinned host memory. MPI is the default because it measured faster on 2 x H200 (NVLink),
-  /// V = 40000: whole run 4.20 s against 4.97 s, solve 2.32 against 2.49 s; NCCL's set-up takes
-  /// 0.4 s, and its kernels wait for SMs beside phase 3 where copies do not
-  /// (docs/results-log.md). Throws std::invalid_argument for a path this build or backend lacks.
+  /// How pivot rows travel: where every rank is on one node and their GPUs can read each
+  /// other's memory, each one copies the row from the owner's device (CUDA or HIP IPC: no host
+  /// copies, no MPI); else MPI on the matrix's memory when it can read it (a host backend,
+  /// CUDA- or ROCm-aware MPI), else MPI through pinned host memory. The devices' own
+  /// collectives (NCCL) only when asked for: on 2 x H200 (NVLink), V = 40000, MPI's path had
+  /// measured faster (whole run 4.20 s against 4.97 s, solve 2.32 against 2.49 s; NCCL's set-up
+  /// takes 0.4 s, and its kernels wait for SMs beside phase 3 where copies do not;
+  /// docs/results-log.md); the peers' path against MPI's: docs/results.md, "Several GPUs".
+  /// Throws std::invalid_argument for a path this build, backend or launch lacks. Collective
+  /// the first time (the peers' trial).
   template <class ExecSpace>
   PivotPath pivot_path() const {
-    const bool device = DistributedFloydWarshall<ExecSpace>::has_device_collectives();
-    if (pivot_rows_ == "device" && !device)
-      throw std::invalid_argument("--pivot-rows=device: the " + std::string(ExecSpace::name()) +
-                                  " backend of this build has no device collectives (NCCL: configure with it found)");
-    if (pivot_rows_ != "auto" && pivot_rows_ != "device" && pivot_rows_ != "mpi")
-      throw std::invalid_argument("--pivot-rows=" + pivot_rows_ + ": expected auto, device or mpi");
-    if (pivot_rows_ == "device") return PivotPath::device_collective;
+    using D = DistributedFloydWarshall<ExecSpace>;
+    const std::string backend = ExecSpace::name();
+    if (pivot_rows_ != "auto" && pivot_rows_ != "device" && pivot_rows_ != "mpi" && pivot_rows_ != "peer")
+      throw std::invalid_argument("--pivot-rows=" + pivot_rows_ + ": expected auto, peer, device or mpi");
+    if (pivot_rows_ == "device") {
+      if (!D::has_device_collectives())
+        throw std::invalid_argument("--pivot-rows=device: the " + backend +
+                                    " backend of this build has no device collectives (NCCL: configure with it found)");
+      return PivotPath::device_collective;
+    }
+    if (pivot_rows_ == "peer") {
+      if (!D::has_device_peers())
+        throw std::invalid_argument("--pivot-rows=peer: the " + backend +
+                                    " backend's memory is the host's (peer copies are between GPUs)");
+      if (nodes() > 1)
+        throw std::invalid_argument("--pivot-rows=peer: the ranks are on " + std::to_string(nodes()) +
+                                    " nodes; GPUs copy from each other's memory only within one");
+      if (!peers_work<ExecSpace>())
+        throw std::invalid_argument(
+            "--pivot-rows=peer: this node's GPUs could not open each other's buffers "
+            "(IPC); use --pivot-rows=mpi");
+      return PivotPath::device_peer;
+    }
+    if (pivot_rows_ == "auto" && D::has_device_peers() && nodes() == 1 && ranks() > 1 && peers_work<ExecSpace>())
+      return PivotPath::device_peer;
     return host_is_device<ExecSpace>() || device_aware(BackendRuntime<ExecSpace>::kMpiDeviceApi)
                ? PivotPath::mpi_direct
                : PivotPath::mpi_staged;
@@ -94,6 +117,10 @@ class MpiRanks {
         break;
       case PivotPath::mpi_staged:
         report.message_path = "pinned host staging (MPI)";
+        break;
+      case PivotPath::device_peer:
+        if constexpr (DevicePeers<ExecSpace>::available)
+          report.message_path = std::string("device buffers (") + DevicePeers<ExecSpace>::name + ")";
         break;
     }
   }
@@ -128,14 +155,14 @@ class MpiRanks {
     return std::make_unique<SharedOutputFile>(comm_, target.path, cols, mapped_output_, threads);
   }
 
-  /// Two pivot row blocks where the matrix lives, and one in pinned host memory on the
-  /// staged path (FW: the single-device round driver).
+  /// The pivot rows' buffers where the matrix lives and in pinned host memory
+  /// (DistributedFloydWarshall::buffer_bytes; FW: the single-device round driver).
   template <class FW>
   Impl::SolverMemory solver_memory(int64_t vertices, int block) const {
     using ExecSpace = typename FW::Matrix::execution_space;
     using D = DistributedFloydWarshall<ExecSpace, FW>;
-    return {D::buffer_bytes(vertices, block, true),
-            pivot_path<ExecSpace>() == PivotPath::mpi_staged ? D::buffer_bytes(vertices, block, false) : 0};
+    const PivotPath path = pivot_path<ExecSpace>();
+    return {D::buffer_bytes(vertices, block, true, path), D::buffer_bytes(vertices, block, false, path)};
   }
   /// Every round over the ranks (DistributedFloydWarshall over FW's phases).
   template <class FW>
@@ -169,6 +196,13 @@ class MpiRanks {
   MPI_Comm comm_ = MPI_COMM_WORLD;
   bool mapped_output_;
   std::string pivot_rows_;
+  mutable std::optional<bool> peers_work_;  ///< the peers' trial, made once
+  /// Whether the node's GPUs open each other's buffers (DevicePeers' trial, collective once).
+  template <class ExecSpace>
+  bool peers_work() const {
+    if (!peers_work_) peers_work_ = DistributedFloydWarshall<ExecSpace>::device_peers_work(comm_);
+    return *peers_work_;
+  }
 };
 
 }  // namespace apsp::mpi

@@ -82,6 +82,15 @@ class DeviceCollectives {
   static constexpr bool available = false;
 };
 
+/// The devices of one node's processes copying from each other's memory with their copy
+/// engines (CUDA or HIP IPC: gpu_peers.hpp). None by default (a host backend: MPI reads the
+/// matrix where it lies).
+template <class ExecSpace>
+class DevicePeers {
+ public:
+  static constexpr bool available = false;
+};
+
 }  // namespace apsp
 
 #include "apsp/backends/host_runtime.hpp"

@@ -9,6 +9,7 @@
 
 #include "apsp/backends/backend_runtime.hpp"  // the template specialised here
 #include "apsp/backends/backend_traits.hpp"
+#include "apsp/backends/gpu_peers.hpp"
 #include "apsp/backends/gpu_runtime.hpp"
 
 namespace apsp {
@@ -67,9 +68,26 @@ struct CudaApi {
   static Error destroy_event(Event e) { return cudaEventDestroy(e); }
   static Error record_event(Event e, Stream s) { return cudaEventRecord(e, s); }
   static Error stream_wait_event(Stream s, Event e) { return cudaStreamWaitEvent(s, e, 0); }
+  // Buffers lent to the node's other processes (gpu_peers.hpp).
+  using IpcHandle = cudaIpcMemHandle_t;
+  static constexpr const char* kIpcName = "CUDA IPC";
+  static Error malloc_device(void** p, size_t bytes) { return cudaMalloc(p, bytes); }
+  static Error free_device(void* p) { return cudaFree(p); }
+  static Error ipc_get_handle(IpcHandle* h, void* p) { return cudaIpcGetMemHandle(h, p); }
+  static Error ipc_open(void** p, IpcHandle h) { return cudaIpcOpenMemHandle(p, h, cudaIpcMemLazyEnablePeerAccess); }
+  static Error ipc_close(void* p) { return cudaIpcCloseMemHandle(p); }
+  static Error copy_async(void* dst, const void* src, size_t bytes, Stream s) {
+    return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s);
+  }
 };
 
 template <>
 struct BackendRuntime<Kokkos::Cuda> : gpu::Runtime<CudaApi> {};
+
+template <>
+class DevicePeers<Kokkos::Cuda> : public gpu::Peers<CudaApi> {
+ public:
+  using gpu::Peers<CudaApi>::Peers;
+};
 
 }  // namespace apsp

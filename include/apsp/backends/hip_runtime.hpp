@@ -9,6 +9,7 @@
 #include <string>
 
 #include "apsp/backends/backend_runtime.hpp"  // the template specialised here
+#include "apsp/backends/gpu_peers.hpp"
 #include "apsp/backends/gpu_runtime.hpp"
 #include "apsp/backends/hip_space.hpp"
 
@@ -61,9 +62,26 @@ struct HipApi {
   static Error destroy_event(Event e) { return hipEventDestroy(e); }
   static Error record_event(Event e, Stream s) { return hipEventRecord(e, s); }
   static Error stream_wait_event(Stream s, Event e) { return hipStreamWaitEvent(s, e, 0); }
+  // Buffers lent to the node's other processes (gpu_peers.hpp).
+  using IpcHandle = hipIpcMemHandle_t;
+  static constexpr const char* kIpcName = "HIP IPC";
+  static Error malloc_device(void** p, size_t bytes) { return hipMalloc(p, bytes); }
+  static Error free_device(void* p) { return hipFree(p); }
+  static Error ipc_get_handle(IpcHandle* h, void* p) { return hipIpcGetMemHandle(h, p); }
+  static Error ipc_open(void** p, IpcHandle h) { return hipIpcOpenMemHandle(p, h, hipIpcMemLazyEnablePeerAccess); }
+  static Error ipc_close(void* p) { return hipIpcCloseMemHandle(p); }
+  static Error copy_async(void* dst, const void* src, size_t bytes, Stream s) {
+    return hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, s);
+  }
 };
 
 template <>
 struct BackendRuntime<hip::Space> : gpu::Runtime<HipApi> {};
+
+template <>
+class DevicePeers<hip::Space> : public gpu::Peers<HipApi> {
+ public:
+  using gpu::Peers<HipApi>::Peers;
+};
 
 }  // namespace apsp

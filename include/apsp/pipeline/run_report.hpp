@@ -50,7 +50,7 @@ struct RunOptions {
   bool phase_times = false;         ///< time each phase (a fence after each; costs a little)
   CeilingOptions ceiling;           ///< --no-ceiling, --calibrate (report/ceiling.hpp)
   bool mpi_io = false;              ///< distributed runs: write through MPI-IO even on one node
-  std::string pivot_rows = "auto";  ///< distributed runs: how pivot rows travel (auto, device, mpi)
+  std::string pivot_rows = "auto";  ///< distributed runs: how pivot rows travel (auto, peer, device, mpi)
   /// Called once the input is read and checked, before the solve (for a banner).
   std::function<void(const RunReport&)> on_start;
   /// Called after round `done` of `rounds`, at most every `progress_interval` seconds and
