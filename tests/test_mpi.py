@@ -174,6 +174,9 @@ class BadInput(unittest.TestCase):
             write_graph(g, 3, [(0, 1, 1)])
             self.expect_refused(g, ["block size 7"], extra=["--block-size", 7])
             self.expect_refused(g, ["backend 'nosuch'"], extra=["--backend", "nosuch"])
+            # Pivot rows from GPU to GPU: not for a host backend, whose memory is the host's.
+            host = next(b for b in ("OpenMP", "Serial", "Threads") if b in backends())
+            self.expect_refused(g, ["--pivot-rows=peer", host], extra=["--backend", host, "--pivot-rows", "peer"])
 
     def test_output_directory_missing(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -99,9 +99,9 @@ class PivotRows {
     }
     return false;
   }
-  /// Row blocks of `row_block` bytes this class allocates: `on_device` two where the matrix
-  /// lives (four on the peer path: the outboxes), else one in pinned host memory on the staged
-  /// path.
+  /// How many row blocks this class allocates: `on_device`, two where the matrix lives (four on
+  /// the peer path: the outboxes); else one in pinned host memory on the staged path, none
+  /// otherwise.
   static int64_t buffers(PivotPath path, bool on_device) {
     if (on_device) return path == PivotPath::device_peer ? 4 : 2;
     return path == PivotPath::mpi_staged ? 1 : 0;
