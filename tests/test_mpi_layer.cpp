@@ -20,21 +20,12 @@
 #include "backends_under_test.hpp"
 #include "mpi/collective.hpp"
 #include "mpi/mpi_ranks.hpp"
+#include "mpi_world.hpp"
 #include "reference.hpp"
 
 namespace apsp::test {
 namespace {
 
-int rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int ranks() {
-  int s = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
 /// Ranks on this rank's node (the most on any node).
 int most_ranks_on_a_node() {
   MPI_Comm node;

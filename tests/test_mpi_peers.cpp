@@ -19,20 +19,10 @@
 #include <vector>
 
 #include "apsp/backends/gpu_peers.hpp"
+#include "mpi_world.hpp"
 
 namespace apsp::test {
 namespace {
-
-int rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int ranks() {
-  int s = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
 
 /// The calls gpu::Peers makes, over shared memory. Error: 0 for success.
 struct ShmApi {

@@ -36,10 +36,9 @@ class DistributedFloydWarshall {
   using Block = typename Solver::Block;
   using Runtime = BackendRuntime<ExecSpace>;
 
-  struct Seconds {
+  /// The pivot rows' seconds (PivotRows::Seconds: `mpi`, `staging`), and the phases'.
+  struct Seconds : PivotRows<ExecSpace, Value>::Seconds {
     double phase[3] = {0, 0, 0};  ///< when timed: summed over rounds, a fence after each phase
-    double mpi = 0;               ///< blocked in MPI (enqueueing, on the device path)
-    double staging = 0;           ///< waiting for pivot-row copies between device and host
   };
 
   /// Collective (the pivot rows' paths set up their communicators and buffers here).
@@ -147,10 +146,7 @@ class DistributedFloydWarshall {
 
   // Round k's pivot row block from the owner of tile row k to every rank.
   void share_pivot_row(const Block& rb, int k) {
-    typename Rows::Seconds s;
-    rows_.share(owns(k) ? rb.tile_row(k) : nullptr, part_.owner(k), k, s);
-    seconds_->mpi += s.mpi;
-    seconds_->staging += s.staging;
+    rows_.share(owns(k) ? rb.tile_row(k) : nullptr, part_.owner(k), k, *seconds_);
   }
 
   template <class F>

@@ -42,10 +42,10 @@ class PivotRows {
  public:
   using Runtime = BackendRuntime<ExecSpace>;
 
-  /// Seconds the host spent on the rows: blocked in MPI (enqueueing, on the device path), and
-  /// waiting for copies between the devices or to and from the host.
+  /// Seconds the host spent on the rows, summed over rounds.
   struct Seconds {
-    double mpi = 0, staging = 0;
+    double mpi = 0;      ///< blocked in MPI (enqueueing, on the device path)
+    double staging = 0;  ///< waiting for copies between the devices or to and from the host
   };
 
   /// Buffers for row blocks of `entries` each; collective (the device path's communicator, the
