@@ -16,6 +16,14 @@
 //      that a thread's tiles share their A operand, as Kokkos' dynamic schedule hands out a
 //      league); a thread done with its share takes tiles from the others'. (From the one counter,
 //      the threads' tiles interleaved, and 2 threads on the Xeon solved 15 % slower.)
+//   7. (from 2 threads) round k + 1's item 1, by threads that found no item 6 left: each operand
+//      where round k's lies, once round k's products that read that have ended and phase 2 of
+//      round k + 1 has its tile; round k + 1 packs only what is left. The round's last tiles
+//      then overlap the next round's packing, which every thread otherwise ran at once at the
+//      round's start: on the 16-vCPU Xeon at 16 threads, V = 6000, the solve took 0.963x and
+//      0.975x the time (two hosts; 0.996x at V = 10 000, 0.996x at 8 threads). Into a second set
+//      of operands, by round parity, the packing wrote lines the caches no longer held: 1.009x
+//      at 1 thread on the Zen 5 EPYC (docs/results.md).
 // An item waits only for items taken before it, which threads work on, so the earliest
 // unfinished item always runs: no wait is endless, whatever the thread count (one thread runs
 // the items in order). The kernel's end orders one round before the next. Round -1 is phases 1
@@ -122,18 +130,24 @@ class HostRounds {
   struct Flags {
     explicit Flags(int nb, int workers)
         : shares(new Share[size_t(workers)]),
-          next(0),
-          pivot(0),
-          a(new std::atomic<int>[size_t(nb)]),
-          bk(new std::atomic<int>[size_t(nb)]),
+          operand(new std::atomic<int>[size_t(2 * nb)]),
+          read(new std::atomic<int>[size_t(2 * nb)]),
           row(new std::atomic<int>[size_t(nb)]),
-          column(new std::atomic<int>[size_t(nb)]) {
-      for (int t = 0; t < nb; ++t) a[t] = bk[t] = row[t] = column[t] = 0;
+          column(new std::atomic<int>[size_t(nb)]),
+          row2(new std::atomic<int>[size_t(nb)]),
+          column2(new std::atomic<int>[size_t(nb)]) {
+      for (int t = 0; t < 2 * nb; ++t) operand[t] = read[t] = 0;
+      for (int t = 0; t < nb; ++t) row[t] = column[t] = row2[t] = column2[t] = 0;
     }
-    std::unique_ptr<Share[]> shares;                  ///< item 6, split among the workers
-    std::atomic<int> next, pivot;                     ///< the next item to take; the pivot's closure (item 2)
-    std::unique_ptr<std::atomic<int>[]> a, bk;        ///< operand t packed (item 1)
-    std::unique_ptr<std::atomic<int>[]> row, column;  ///< tile (k + 1, t) / (t, k + 1) updated (item 3)
+    std::unique_ptr<Share[]> shares;                    ///< item 6, split among the workers
+    std::atomic<int> next{0}, pivot{0};                 ///< the next item to take; the pivot's closure (item 2)
+    std::atomic<int> ahead{0};                          ///< the next item 7 to take
+    int packed_ahead = 0;                               ///< operands of the next round item 7 packed
+    int ahead_lanes16 = 1;                              ///< with 16-bit forms (PackedRound::lanes16) or not
+    std::unique_ptr<std::atomic<int>[]> operand;        ///< operand t packed (items 1, 7): A t < nb, Bk t - nb
+    std::unique_ptr<std::atomic<int>[]> read;           ///< products of this round done reading operand t
+    std::unique_ptr<std::atomic<int>[]> row, column;    ///< tile (k + 1, t) / (t, k + 1) updated (item 3)
+    std::unique_ptr<std::atomic<int>[]> row2, column2;  ///< the same tiles through phase 2 of round k + 1 (item 5)
   };
 
   /// Relaxations of some items: in 16-bit lanes, computed in all, and left out (lane_tally.hpp).
@@ -149,6 +163,7 @@ class HostRounds {
   struct RoundKernel {
     Block rb;
     PackedRound packed;
+    PackedRound ahead;  ///< where item 7 packs round q's operands; empty: no item 7
     Flags* flags;
     int32_t* scratch_base;  ///< scratch_ints per worker
     int64_t scratch_ints;
@@ -156,6 +171,7 @@ class HostRounds {
     int k, q;                             ///< this round; the next one, or -1
     int nb, lead;                         ///< tiles per side; phase-3 tiles before phase 2 (item 4)
     int packs, crosses;                   ///< items 1 and 3
+    int packed_ahead;                     ///< round k's operands item 7 of round k - 1 packed: the first ones
     int shared, workers;                  ///< items [0, shared) from flags->next, the rest from the workers' shares
     RemainingTiles<int32_t> rest;         ///< items 4 and 6: phase 3 off rows and columns k (and q)
     PivotRowColumnTiles<int32_t> phase2;  ///< item 5: phase 2 of round q
@@ -179,6 +195,8 @@ class HostRounds {
         for (int item = share.next.fetch_add(1); item < share.end; item = share.next.fetch_add(1))
           lanes += run(item, scratch);
       }
+      if (ahead)  // 7: every item of this round is taken
+        for (int t = flags->ahead.fetch_add(1); t < 2 * nb; t = flags->ahead.fetch_add(1)) pack_ahead(t);
       if (lanes16 != nullptr) {
         Kokkos::atomic_add(&lanes16[worker % kLaneTallySlots], lanes.sixteen);
         Kokkos::atomic_add(&lanes16[kLaneTallySlots + worker % kLaneTallySlots], lanes.computed);
@@ -189,8 +207,9 @@ class HostRounds {
     /// Item `item` (the order at the top of the file). Returns its relaxations.
     Lanes run(int item, int32_t* scratch) const {
       if (item < packs) {  // 1
-        RoundOps::pack_one(packed, rb.rows, rb.tile_row(k), rb.n, rb.block, k, nb, rb.pivots(k), item);
-        done(item < nb ? flags->a[item] : flags->bk[item - nb]);
+        const int t = packed_ahead + item;
+        RoundOps::pack_one(packed, rb.rows, rb.tile_row(k), rb.n, rb.block, k, nb, rb.pivots(k), t);
+        done(flags->operand[t]);
         return {};
       }
       item -= packs;
@@ -220,11 +239,16 @@ class HostRounds {
     /// Phase 3 of round k on tile (i, j), once its packed operands are there; left out where an
     /// operand is INF alone.
     Lanes phase3(int i, int j) const {
-      wait_for(flags->a[i], stamp());
-      wait_for(flags->bk[j], stamp());
+      wait_for(flags->operand[i], stamp());
+      wait_for(flags->operand[nb + j], stamp());
       const int64_t relaxations = Ops::packed_computed(rb.block, rb.pivots(k), packed, i, j);
-      if (Ops::packed_changes_nothing(packed, i, j)) return {0, 0, relaxations};
-      return {Ops::host_packed_product(tile(i, j), rb.n, rb.block, rb.pivots(k), packed, i, j), relaxations};
+      const Lanes lanes =
+          Ops::packed_changes_nothing(packed, i, j)
+              ? Lanes{0, 0, relaxations}
+              : Lanes{Ops::host_packed_product(tile(i, j), rb.n, rb.block, rb.pivots(k), packed, i, j), relaxations};
+      flags->read[i].fetch_add(1, std::memory_order_release);  // item 7 may pack over them
+      flags->read[nb + j].fetch_add(1, std::memory_order_release);
+      return lanes;
     }
 
     /// The r-th phase-3 tile of round k off tile row and column k (and q = k + 1, if any).
@@ -243,8 +267,24 @@ class HostRounds {
       if (k >= 0 && t != k) wait_for(in_row ? flags->row[t] : flags->column[t], stamp());
       Value* pivot = tile(q, q);
       Value* c = in_row ? tile(q, t) : tile(t, q);
-      return {Ops::host_product(c, in_row ? pivot : c, in_row ? c : pivot, rb.n, rb.block, rb.pivots(q), scratch),
-              Ops::computed(rb.block, rb.block, rb.pivots(q))};
+      const Lanes lanes{
+          Ops::host_product(c, in_row ? pivot : c, in_row ? c : pivot, rb.n, rb.block, rb.pivots(q), scratch),
+          Ops::computed(rb.block, rb.block, rb.pivots(q))};
+      done(in_row ? flags->row2[t] : flags->column2[t]);
+      return lanes;
+    }
+
+    /// Item 7: round q's operand t (as item 1 of round q), where round k's operand t was, once
+    /// that is packed (operand k, which no product reads, may still be), the products that read
+    /// it (every phase-3 tile of its row or column: all but tile row or column k) have ended,
+    /// and phase 2 of round q has its tile.
+    void pack_ahead(int t) const {
+      const int s = t < nb ? t : t - nb;
+      if (k >= 0) wait_for(flags->operand[t], stamp());
+      wait_for(flags->read[t], k >= 0 && s != k ? nb - 1 : 0);
+      wait_for(s == q ? flags->pivot : t < nb ? flags->column2[s] : flags->row2[s], stamp());
+      RoundOps::pack_one(ahead, rb.rows, rb.tile_row(q), rb.n, rb.block, q, nb, rb.pivots(q), t);
+      flags->operand[t].store(stamp() + 1, std::memory_order_release);  // round q's stamp
     }
   };
 
@@ -252,9 +292,14 @@ class HostRounds {
     const int nb = rb.col_tiles, q = k + 1 < nb ? k + 1 : -1, threads = s.workers;
     RoundKernel r{};
     r.rb = rb, r.packed = round_ops.layout(rb, k), r.flags = &flags, r.lanes16 = lanes16;
+    // The same place, its 16-bit forms as this round's. One thread has no round's end to fill.
+    if (q >= 0 && threads > 1) r.ahead = r.packed;
     r.scratch_base = s.base, r.scratch_ints = s.ints, r.workers = threads;
     r.k = k, r.q = q, r.nb = nb;
-    r.packs = k >= 0 ? 2 * nb : 0;
+    r.packed_ahead = k >= 0 ? flags.packed_ahead : 0;
+    // Operands packed ahead without 16-bit forms keep the round from reading them.
+    if (r.packed_ahead > 0 && flags.ahead_lanes16 == 0) r.packed.lanes16 = 0;
+    r.packs = k >= 0 ? 2 * nb - r.packed_ahead : 0;
     r.crosses = k >= 0 && q >= 0 ? 2 * (nb - 2) : 0;
     // Phase 3 of round k off tile rows and columns k and q (skip 2), or k alone in the last round.
     // Only their tile_of() is used: the pointers and counts the kernels would need stay empty.
@@ -269,7 +314,12 @@ class HostRounds {
       flags.shares[w].end = r.shared + int(int64_t(total - r.shared) * (w + 1) / threads);
     }
     flags.next = 0;
+    flags.ahead = 0;
+    for (int t = 0; t < 2 * nb; ++t) flags.read[t].store(0, std::memory_order_relaxed);
     Kokkos::parallel_for("apsp::host_round", Kokkos::RangePolicy<ExecSpace>(0, threads), r);
+    ExecSpace().fence();
+    flags.packed_ahead = r.ahead ? (flags.ahead.load() < 2 * nb ? flags.ahead.load() : 2 * nb) : 0;
+    flags.ahead_lanes16 = r.ahead.lanes16;
   }
 };
 
