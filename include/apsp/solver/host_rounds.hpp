@@ -20,10 +20,10 @@
 //      where round k's lies, once round k's products that read that have ended and phase 2 of
 //      round k + 1 has its tile; round k + 1 packs only what is left. The round's last tiles
 //      then overlap the next round's packing, which every thread otherwise ran at once at the
-//      round's start: on the 16-vCPU Xeon at 16 threads, V = 6000, the solve took 0.963x and
-//      0.975x the time (two hosts; 0.996x at V = 10 000, 0.996x at 8 threads). Into a second set
-//      of operands, by round parity, the packing wrote lines the caches no longer held: 1.009x
-//      at 1 thread on the Zen 5 EPYC (docs/results.md).
+//      round's start: on the 16-vCPU Xeon the solve took 0.976x the time at 16 threads (V =
+//      6000), 0.979x at 8, 0.975x at 4, 0.958x at 2; 1.005x at 2 threads on the Zen 5 EPYC.
+//      Into a second set of operands, by round parity, the packing wrote lines the caches no
+//      longer held: 1.009x at 1 thread on the Zen 5 EPYC (docs/results.md).
 // An item waits only for items taken before it, which threads work on, so the earliest
 // unfinished item always runs: no wait is endless, whatever the thread count (one thread runs
 // the items in order). The kernel's end orders one round before the next. Round -1 is phases 1
@@ -58,19 +58,20 @@ inline constexpr int kHostRoundsFromThreads = 2;
 
 /// A thread's wait for another thread's item: spin briefly, then give the CPU away (with more
 /// threads than CPUs the item waited for may need this one).
-inline void wait_for(const std::atomic<int>& flag, int stamp) {
-  for (int spins = 0; flag.load(std::memory_order_acquire) != stamp; ++spins) {
-    if (spins < 64) {
+inline void pause_or_yield(int spins) {
+  if (spins < 64) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #elif defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
+    __builtin_ia32_pause();
 #elif defined(__aarch64__)
-      asm volatile("yield");
+    asm volatile("yield");
 #endif
-    } else {
-      std::this_thread::yield();
-    }
+  } else {
+    std::this_thread::yield();
   }
+}
+inline void wait_for(const std::atomic<int>& flag, int stamp) {
+  for (int spins = 0; flag.load(std::memory_order_acquire) != stamp; ++spins) pause_or_yield(spins);
 }
 
 /// `Ops`: the CPU's tile operations (TileOps with kPacksRounds).
@@ -132,20 +133,21 @@ class HostRounds {
         : shares(new Share[size_t(workers)]),
           operand(new std::atomic<int>[size_t(2 * nb)]),
           read(new std::atomic<int>[size_t(2 * nb)]),
+          claim(new std::atomic<int>[size_t(2 * nb)]),
           row(new std::atomic<int>[size_t(nb)]),
           column(new std::atomic<int>[size_t(nb)]),
           row2(new std::atomic<int>[size_t(nb)]),
           column2(new std::atomic<int>[size_t(nb)]) {
-      for (int t = 0; t < 2 * nb; ++t) operand[t] = read[t] = 0;
+      for (int t = 0; t < 2 * nb; ++t) operand[t] = read[t] = claim[t] = 0;
       for (int t = 0; t < nb; ++t) row[t] = column[t] = row2[t] = column2[t] = 0;
     }
     std::unique_ptr<Share[]> shares;                    ///< item 6, split among the workers
     std::atomic<int> next{0}, pivot{0};                 ///< the next item to take; the pivot's closure (item 2)
-    std::atomic<int> ahead{0};                          ///< the next item 7 to take
-    int packed_ahead = 0;                               ///< operands of the next round item 7 packed
-    int ahead_lanes16 = 1;                              ///< with 16-bit forms (PackedRound::lanes16) or not
+    std::atomic<int> ahead{0};                          ///< items 7 taken
+    int ahead_lanes16 = 1;                              ///< item 7's packing: with 16-bit forms (PackedRound)
     std::unique_ptr<std::atomic<int>[]> operand;        ///< operand t packed (items 1, 7): A t < nb, Bk t - nb
     std::unique_ptr<std::atomic<int>[]> read;           ///< products of this round done reading operand t
+    std::unique_ptr<std::atomic<int>[]> claim;          ///< operand t taken by an item 7 (its round's stamp)
     std::unique_ptr<std::atomic<int>[]> row, column;    ///< tile (k + 1, t) / (t, k + 1) updated (item 3)
     std::unique_ptr<std::atomic<int>[]> row2, column2;  ///< the same tiles through phase 2 of round k + 1 (item 5)
   };
@@ -171,7 +173,6 @@ class HostRounds {
     int k, q;                             ///< this round; the next one, or -1
     int nb, lead;                         ///< tiles per side; phase-3 tiles before phase 2 (item 4)
     int packs, crosses;                   ///< items 1 and 3
-    int packed_ahead;                     ///< round k's operands item 7 of round k - 1 packed: the first ones
     int shared, workers;                  ///< items [0, shared) from flags->next, the rest from the workers' shares
     RemainingTiles<int32_t> rest;         ///< items 4 and 6: phase 3 off rows and columns k (and q)
     PivotRowColumnTiles<int32_t> phase2;  ///< item 5: phase 2 of round q
@@ -196,7 +197,7 @@ class HostRounds {
           lanes += run(item, scratch);
       }
       if (ahead)  // 7: every item of this round is taken
-        for (int t = flags->ahead.fetch_add(1); t < 2 * nb; t = flags->ahead.fetch_add(1)) pack_ahead(t);
+        pack_ahead(worker);
       if (lanes16 != nullptr) {
         Kokkos::atomic_add(&lanes16[worker % kLaneTallySlots], lanes.sixteen);
         Kokkos::atomic_add(&lanes16[kLaneTallySlots + worker % kLaneTallySlots], lanes.computed);
@@ -207,7 +208,8 @@ class HostRounds {
     /// Item `item` (the order at the top of the file). Returns its relaxations.
     Lanes run(int item, int32_t* scratch) const {
       if (item < packs) {  // 1
-        const int t = packed_ahead + item;
+        const int t = item;
+        if (flags->operand[t].load(std::memory_order_acquire) == stamp()) return {};  // item 7 of round k - 1
         RoundOps::pack_one(packed, rb.rows, rb.tile_row(k), rb.n, rb.block, k, nb, rb.pivots(k), t);
         done(flags->operand[t]);
         return {};
@@ -274,17 +276,34 @@ class HostRounds {
       return lanes;
     }
 
-    /// Item 7: round q's operand t (as item 1 of round q), where round k's operand t was, once
-    /// that is packed (operand k, which no product reads, may still be), the products that read
-    /// it (every phase-3 tile of its row or column: all but tile row or column k) have ended,
-    /// and phase 2 of round q has its tile.
-    void pack_ahead(int t) const {
-      const int s = t < nb ? t : t - nb;
-      if (k >= 0) wait_for(flags->operand[t], stamp());
-      wait_for(flags->read[t], k >= 0 && s != k ? nb - 1 : 0);
-      wait_for(s == q ? flags->pivot : t < nb ? flags->column2[s] : flags->row2[s], stamp());
-      RoundOps::pack_one(ahead, rb.rows, rb.tile_row(q), rb.n, rb.block, q, nb, rb.pivots(q), t);
-      flags->operand[t].store(stamp() + 1, std::memory_order_release);  // round q's stamp
+    /// Items 7, from operand `worker` (2 nb / workers) on, until every one is taken: round q's
+    /// operand t (as item 1 of round q), where round k's operand t lies, once that is packed
+    /// (operand k, which no product reads, may not be yet), the products that read it (every
+    /// phase-3 tile of its row or column: all but tile row or column k) have ended, and phase 2
+    /// of round q has its tile. Operands in the order they are ready: one after the other,
+    /// waiting for each, a thread sat out a tile still being relaxed while others were ready
+    /// (docs/results.md).
+    void pack_ahead(int worker) const {
+      const int count = 2 * nb, first = int(int64_t(worker) * count / workers);
+      for (int spins = 0; flags->ahead.load(std::memory_order_relaxed) < count; ++spins) {
+        bool packed_one = false;
+        for (int u = 0; u < count; ++u) {
+          const int t = (first + u) % count, s = t < nb ? t : t - nb;
+          const std::atomic<int>& input = s == q ? flags->pivot : t < nb ? flags->column2[s] : flags->row2[s];
+          if (flags->claim[t].load(std::memory_order_relaxed) == stamp() ||
+              (k >= 0 && flags->operand[t].load(std::memory_order_acquire) != stamp()) ||
+              flags->read[t].load(std::memory_order_acquire) != (k >= 0 && s != k ? nb - 1 : 0) ||
+              input.load(std::memory_order_acquire) != stamp() ||
+              flags->claim[t].exchange(stamp(), std::memory_order_relaxed) == stamp())
+            continue;
+          flags->ahead.fetch_add(1, std::memory_order_relaxed);
+          RoundOps::pack_one(ahead, rb.rows, rb.tile_row(q), rb.n, rb.block, q, nb, rb.pivots(q), t);
+          flags->operand[t].store(stamp() + 1, std::memory_order_release);  // round q's stamp
+          packed_one = true;
+        }
+        if (packed_one) spins = 0;
+        pause_or_yield(spins);
+      }
     }
   };
 
@@ -296,10 +315,9 @@ class HostRounds {
     if (q >= 0 && threads > 1) r.ahead = r.packed;
     r.scratch_base = s.base, r.scratch_ints = s.ints, r.workers = threads;
     r.k = k, r.q = q, r.nb = nb;
-    r.packed_ahead = k >= 0 ? flags.packed_ahead : 0;
     // Operands packed ahead without 16-bit forms keep the round from reading them.
-    if (r.packed_ahead > 0 && flags.ahead_lanes16 == 0) r.packed.lanes16 = 0;
-    r.packs = k >= 0 ? 2 * nb - r.packed_ahead : 0;
+    if (flags.ahead_lanes16 == 0) r.packed.lanes16 = 0;
+    r.packs = k >= 0 ? 2 * nb : 0;
     r.crosses = k >= 0 && q >= 0 ? 2 * (nb - 2) : 0;
     // Phase 3 of round k off tile rows and columns k and q (skip 2), or k alone in the last round.
     // Only their tile_of() is used: the pointers and counts the kernels would need stay empty.
@@ -318,8 +336,7 @@ class HostRounds {
     for (int t = 0; t < 2 * nb; ++t) flags.read[t].store(0, std::memory_order_relaxed);
     Kokkos::parallel_for("apsp::host_round", Kokkos::RangePolicy<ExecSpace>(0, threads), r);
     ExecSpace().fence();
-    flags.packed_ahead = r.ahead ? (flags.ahead.load() < 2 * nb ? flags.ahead.load() : 2 * nb) : 0;
-    flags.ahead_lanes16 = r.ahead.lanes16;
+    flags.ahead_lanes16 = r.ahead ? r.ahead.lanes16 : 1;
   }
 };
 
