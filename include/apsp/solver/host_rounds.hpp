@@ -230,26 +230,16 @@ class HostRounds {
       return lanes;
     }
 
-    /// Items 7, from operand `worker` (2 nb / workers) on, until every one is taken: round q's
-    /// operand t (as item 1 of round q), where round k's operand t lies, once that is packed
-    /// (operand k, which no product reads, may not be yet), the products that read it (every
-    /// phase-3 tile of its row or column: all but tile row or column k) have ended, and phase 2
-    /// of round q has its tile. Operands in the order they are ready: one after the other,
-    /// waiting for each, a thread sat out a tile still being relaxed while others were ready
-    /// (docs/results.md).
+    /// Items 7, each thread sweeping the operands from its own place (worker 2 nb / workers) on
+    /// until every one is taken, in the order they are ready: one after the other, waiting for
+    /// each, a thread sat out a tile still being relaxed while others were ready (docs/results.md).
     void pack_ahead(int worker) const {
       const int count = 2 * nb, first = int(int64_t(worker) * count / workers);
       for (int spins = 0; flags->ahead.load(std::memory_order_relaxed) < count; ++spins) {
         bool packed_one = false;
         for (int u = 0; u < count; ++u) {
-          const int t = (first + u) % count, s = t < nb ? t : t - nb;
-          const std::atomic<int>& input = s == q ? flags->pivot : t < nb ? flags->column2[s] : flags->row2[s];
-          if (flags->claim[t].load(std::memory_order_relaxed) == stamp() ||
-              (k >= 0 && flags->operand[t].load(std::memory_order_acquire) != stamp()) ||
-              flags->read[t].load(std::memory_order_acquire) != (k >= 0 && s != k ? nb - 1 : 0) ||
-              input.load(std::memory_order_acquire) != stamp() ||
-              flags->claim[t].exchange(stamp(), std::memory_order_relaxed) == stamp())
-            continue;
+          const int t = (first + u) % count;
+          if (!ready_ahead(t) || flags->claim[t].exchange(stamp(), std::memory_order_relaxed) == stamp()) continue;
           flags->ahead.fetch_add(1, std::memory_order_relaxed);
           RoundOps::pack_one(ahead, rb.rows, rb.tile_row(q), rb.n, rb.block, q, nb, rb.pivots(q), t);
           flags->operand[t].store(stamp() + 1, std::memory_order_release);  // round q's stamp
@@ -259,13 +249,27 @@ class HostRounds {
         pause_or_yield(spins);
       }
     }
+    /// Whether round q's operand t (as item 1 of round q) may be packed where round k's operand t
+    /// lies, and no item 7 took it: that is packed (operand k, which no product reads, may not
+    /// be yet), the products that read it (every phase-3 tile of its row or column: all but
+    /// tile row or column k) have ended, and phase 2 of round q has its tile.
+    bool ready_ahead(int t) const {
+      const int s = t < nb ? t : t - nb;
+      const std::atomic<int>& tile_done = s == q ? flags->pivot : t < nb ? flags->column2[s] : flags->row2[s];
+      return flags->claim[t].load(std::memory_order_relaxed) != stamp() &&
+             (k < 0 || flags->operand[t].load(std::memory_order_acquire) == stamp()) &&
+             flags->read[t].load(std::memory_order_acquire) == (k >= 0 && s != k ? nb - 1 : 0) &&
+             tile_done.load(std::memory_order_acquire) == stamp();
+    }
   };
 
   static void run(const Block& rb, const RoundOps& round_ops, int k, Flags& flags, const Scratch& s, int64_t* lanes16) {
     const int nb = rb.col_tiles, q = k + 1 < nb ? k + 1 : -1, threads = s.workers;
     RoundKernel r{};
     r.rb = rb, r.packed = round_ops.layout(rb, k), r.flags = &flags, r.lanes16 = lanes16;
-    // The same place, its 16-bit forms as this round's. One thread has no round's end to fill.
+    // The same place, with the 16-bit forms as this round's layout chose them (taken before they
+    // may be turned off below, so that one round without them does not turn them off for every
+    // later one). One thread has no round's end to fill.
     if (q >= 0 && threads > 1) r.ahead = r.packed;
     r.scratch_base = s.base, r.scratch_ints = s.ints, r.workers = threads;
     r.k = k, r.q = q, r.nb = nb;
@@ -289,7 +293,6 @@ class HostRounds {
     flags.ahead = 0;
     for (int t = 0; t < 2 * nb; ++t) flags.read[t].store(0, std::memory_order_relaxed);
     Kokkos::parallel_for("apsp::host_round", Kokkos::RangePolicy<ExecSpace>(0, threads), r);
-    ExecSpace().fence();
     flags.ahead_lanes16 = r.ahead ? r.ahead.lanes16 : 1;
   }
 };
