@@ -31,16 +31,13 @@ for isa in native scalar; do
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-conformance=${APSP_CONFORMANCE_DIR:-$here/../shared/conformance}
-if [ -f "$conformance/SHA256SUMS" ]; then
-  while read -r sum out; do  # "<sha256>  <case>.out"
-    run "$build/apsp_kokkos" -q "$conformance/${out%.out}" "$work/$out"
-    echo "$sum  $work/$out"
-  done <"$conformance/SHA256SUMS" | sha256sum -c --quiet
-  echo "conformance: $(wc -l <"$conformance/SHA256SUMS") cases, SHA-256 as expected"
-else
-  echo "conformance: $conformance/SHA256SUMS not found, skipped"
-fi
+conformance=${APSP_CONFORMANCE_DIR:-$here/tests/data/conformance}
+[ -f "$conformance/SHA256SUMS" ] || { echo "conformance: $conformance/SHA256SUMS not found"; exit 1; }
+while read -r sum out; do  # "<sha256>  <case>.out"
+  run "$build/apsp_kokkos" -q "$conformance/${out%.out}" "$work/$out"
+  echo "$sum  $work/$out"
+done <"$conformance/SHA256SUMS" | sha256sum -c --quiet
+echo "conformance: $(wc -l <"$conformance/SHA256SUMS") cases, SHA-256 as expected"
 # Graphs made by the x86 build's generator; each output compared with the x86 build's.
 gen() { "$x86/apsp_gen" "$@" 2>/dev/null; }
 gen -n 300 -e 9000 --seed 21 "$work/light.bin"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Reader and writer: round trips, and every rule of ../shared/spec.md for bad input.
+// Reader and writer: round trips, and every rule of the file format (docs/graphs.md) for bad input.
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// apsp_convert: a graph as people keep it -> the solver's binary edge list (../shared/spec.md).
+// apsp_convert: a graph as people keep it -> the solver's binary edge list (docs/graphs.md).
 //
 //   apsp_convert [--input-format mtx|gr|edges] [--undirected] [--one-based] [--scale S] INPUT OUTPUT
 //

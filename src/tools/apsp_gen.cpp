@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// apsp_gen: writes a graph in the solver's input format (../shared/spec.md).
+// apsp_gen: writes a graph in the solver's input format (docs/graphs.md).
 //
 //   apsp_gen -n V [-e E] [--seed S] [--min-weight a] [--max-weight b]
 //            [--shape random|chain|complete|components|grid] [--components K] [--width W] OUTPUT

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Constants of the file format (../shared/spec.md).
+// Constants of the file format (docs/graphs.md).
 #pragma once
 
 #include <cstdint>

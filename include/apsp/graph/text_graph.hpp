@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Graphs as people keep them (Matrix Market, DIMACS .gr, whitespace edge lists) turned into the
-// program's binary edge list (../shared/spec.md), in one streaming pass: memory stays a read
+// program's binary edge list (docs/graphs.md), in one streaming pass: memory stays a read
 // buffer and a write buffer whatever the file's size.
 #pragma once
 

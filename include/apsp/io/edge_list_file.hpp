@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Writing the program's binary edge list (../shared/spec.md) the way every output of the project
+// Writing the program's binary edge list (docs/graphs.md) the way every output of the project
 // is written: checked first (check_output_path), into a temporary file beside it (removed on
 // signals, and by the next run after a kill -9), renamed into place when complete.
 #pragma once

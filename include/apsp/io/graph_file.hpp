@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Reading the binary edge-list format (../shared/spec.md): header checks up front, then the
+// Reading the binary edge-list format (docs/graphs.md): header checks up front, then the
 // edges read in chunks where they are consumed, so that the process never holds them all and a
 // file that shrinks while it is read is an error, not a crash (a mapped file would be SIGBUS).
 #pragma once
