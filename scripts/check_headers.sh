@@ -33,7 +33,7 @@ case "${cmd[0]}" in
   *nvcc*) skip="hip" only=(-c -o /dev/null) ;;  # nvcc has no syntax-only pass
   *) skip="cuda\|hip" only=(-fsyntax-only) ;;
 esac
-headers=$(cd "$here/include" && ls apsp/*/*.hpp | grep -v "^apsp/backends/\($skip\)_" | grep -e "${2:-.}")
+headers=$(cd "$here/include" && find apsp -name "*.hpp" | sort | grep -v "^apsp/backends/\($skip\)_" | grep -e "${2:-.}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 check() {

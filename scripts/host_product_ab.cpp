@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Two versions of the CPU's phase-3 tile product (include/apsp/solver/host_tiles.hpp) in one
+// Two versions of the CPU's phase-3 tile product (include/apsp/solver/host/tiles.hpp) in one
 // process, run in alternation: the way to compare a change to the micro-kernel on a host whose
 // speed drifts by tens of percent from one second to the next (the 2-vCPU EPYC), where runs of two
 // binaries a second apart cannot. Built by scripts/host_product_ab.sh, which compiles the
@@ -22,7 +22,7 @@
 #include <cstdlib>
 
 #if defined(APSP_AB_PART)  // the product, compiled once per version
-#include "apsp/solver/host_tiles.hpp"
+#include "apsp/solver/host/tiles.hpp"
 
 namespace {
 struct Traits {

@@ -8,7 +8,7 @@
 //     fused form;
 //   - the fused form on two 16-bit lanes (__viaddmin_u16x2, SASS VIADDMNMX.U16x2): each of the
 //     64 registers holds two results, so one instruction is two relaxations (the product in
-//     16-bit lanes of include/apsp/solver/packed_tiles.hpp).
+//     16-bit lanes of include/apsp/solver/gpu/packed_tiles.hpp).
 // Each thread keeps an 8 x 8 block of results in registers, as phase 3 does, and relaxes it
 // against two pivots per step. "registers": the operands stay in registers (an empty asm
 // statement tells the compiler they changed, so the sums are recomputed each step but no

@@ -13,7 +13,7 @@ and by its operands:
   left out    A (tile (i, k)) or Bk (tile (k, j)) is INF alone: the product changes nothing,
               and the solver leaves it out;
   16-bit today
-              not left out, and in 16-bit lanes by today's rule (packed_tiles.hpp: C at most
+              not left out, and in 16-bit lanes by today's rule (gpu/packed_tiles.hpp: C at most
               2^15 - 1, or C's finite entries below it and both operands' at most
               (2^15 - 2) / 2);
   16-bit after operand offsets
@@ -23,7 +23,7 @@ and by its operands:
               back where the lane ends below 2^15 - 1): either every finite entry of both
               operands is within (2^15 - 2) / 2 of its row's (column's) least, or C holds no
               INF and every c - r_i - s_j is at most 2^15 - 1 (the two cases of
-              packed_tiles.hpp, with offsets).
+              gpu/packed_tiles.hpp, with offsets).
 Prints each as a share of all those products. --check also runs each product counted as
 16-bit after operand offsets as 16-bit lanes would (every lane an integer in [0, 2^16), no add
 wrapping) and prints how many of them differ from the exact product. --order as in

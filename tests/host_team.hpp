@@ -13,14 +13,14 @@
 #include <vector>
 
 #include "apsp/backends/backend_traits.hpp"
-#include "apsp/solver/register_tiles.hpp"
-#include "apsp/solver/slice_staging.hpp"
+#include "apsp/solver/gpu/register_tiles.hpp"
+#include "apsp/solver/gpu/slice_staging.hpp"
 
 // Outside the unnamed namespace: nvcc's device pass, which compiles the barrier out, would
 // otherwise warn that arrive_and_wait() is never referenced.
 namespace register_tiles_test {
 
-/// A team of host threads: team_rank() and team_barrier(), all that register_tiles.hpp asks of a team.
+/// A team of host threads: team_rank() and team_barrier(), all that gpu/register_tiles.hpp asks of a team.
 class HostTeam {
  public:
   struct Barrier {
@@ -114,7 +114,7 @@ inline void reference_product(std::vector<int32_t>& m, int64_t ld, int64_t c, in
 }
 
 /// The HIP tile shape with the tuned product in 16-bit lanes where a tile allows it, as CUDA's
-/// on sm_90 (packed_tiles.hpp), its packed add-min emulated: the packed product's staging,
+/// on sm_90 (gpu/packed_tiles.hpp), its packed add-min emulated: the packed product's staging,
 /// layout, vote and exactness run here through the very templates a GPU runs.
 struct PackedHip : apsp::HipBackendTraits {
   static constexpr bool kPackedTiles = true;

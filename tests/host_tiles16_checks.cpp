@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The CPU's tile product and closure on a 16-bit matrix (solver/host_tiles16.hpp) against naive
+// The CPU's tile product and closure on a 16-bit matrix (solver/host/tiles16.hpp) against naive
 // loops in int64, for the instruction set this file is compiled for (as host_tiles_checks.cpp:
 // tests/CMakeLists.txt compiles it once per ISA, test_host_tiles.cpp runs it where the CPU has
 // that ISA). Entries up to 2^15 - 1, the stage's bound, so that sums reach 2^16 - 2.
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "apsp/solver/host_tiles16.hpp"
+#include "apsp/solver/host/tiles16.hpp"
 #include "host_checks_common.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The CPU tile product and closure (solver/host_tiles.hpp) against naive loops in int64, for the
+// The CPU tile product and closure (solver/host/tiles.hpp) against naive loops in int64, for the
 // instruction set this file is compiled for: tests/CMakeLists.txt compiles it once per ISA the
 // compiler has (scalar, SSE2, SSE4.1, AVX2, AVX-512; NEON on AArch64), each into an executable
 // of its own with test_host_tiles.cpp, which runs it only where the CPU has the ISA. No static
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "apsp/core/constants.hpp"
-#include "apsp/solver/host_tiles.hpp"
+#include "apsp/solver/host/tiles.hpp"
 #include "host_checks_common.hpp"
 
 namespace {
@@ -59,7 +59,7 @@ std::string close_case(int B, int pivots, Fill fill) {
 }
 
 constexpr int32_t kInf = apsp::kInf;
-// The 16-bit rule (solver/host_tiles.hpp): C at most 2^15 - 1 (the cap), operands anything.
+// The 16-bit rule (solver/host/tiles.hpp): C at most 2^15 - 1 (the cap), operands anything.
 int32_t small_c(std::mt19937& r, int, int) { return int32_t(r() % 32768); }
 int32_t small_ab(std::mt19937& r, int, int) { return int32_t(r() % 40000); }  // some above the cap
 // Entries at the cap and operands straddling it (capped sums up to 2^16 - 2: no lane may wrap).

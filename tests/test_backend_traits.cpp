@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Backend traits whose device form is one instruction, run where the kernels run them, against
-// their definition written out here: the 16-bit product's capped pack (packed_tiles.hpp), which
+// their definition written out here: the 16-bit product's capped pack (gpu/packed_tiles.hpp), which
 // CUDA on sm_90 does with cvt.pack.sat (I2IP).
 #include <gtest/gtest.h>
 

@@ -339,7 +339,7 @@ class BadInput(unittest.TestCase):
             # The 2112^2 matrix (B = 192, a multiple of every ISA's block of C, so the operands
             # take no padding) and one round's packed operands: 11 tile rows of A and 11 tile
             # columns of Bk, 192 x 192 each, in int32 and (where the ISA has them) 16-bit
-            # lanes: 4 + 4 and 4 + 2 bytes an entry (solver/host_operands.hpp); besides them
+            # lanes: 4 + 4 and 4 + 2 bytes an entry (solver/host/operands.hpp); besides them
             # only the threads' scratch and the operands' flags, under 0.15 MB here.
             matrix, tiles = 2112 * 2112 * 4, 11 * 192 * 192
             p = run(g, os.path.join(tmp, "out"), "--backend", host[0], "--block-size", 192, "--max-host-memory", "1MB")

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The CPU solve's 16-bit stage (solver/host_sixteen.hpp): the test that starts it, the in-place
+// The CPU solve's 16-bit stage (solver/host/sixteen.hpp): the test that starts it, the in-place
 // narrowing and widening, and whole solves that take it or do not, against the naive
 // Floyd-Warshall, on every CPU backend of a build with 16-bit lanes.
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "apsp/solver/blocked_fw.hpp"
-#include "apsp/solver/host_sixteen.hpp"
+#include "apsp/solver/host/sixteen.hpp"
 #include "apsp/solver/lane_tally.hpp"
 #include "backends_under_test.hpp"
 #include "reference.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The tuned product in 16-bit lanes (solver/packed_tiles.hpp) and the products of several
+// The tuned product in 16-bit lanes (solver/gpu/packed_tiles.hpp) and the products of several
 // rounds on one pass over C, run on the host in HIP's tile shape (host_team.hpp), CUDA's packed
 // add-min emulated: which tiles take 16-bit lanes, and every result against the product entry
 // by entry.
@@ -12,8 +12,8 @@
 
 #include "apsp/backends/backend_traits.hpp"
 #include "apsp/core/constants.hpp"
-#include "apsp/solver/packed_tiles.hpp"
-#include "apsp/solver/register_tiles.hpp"
+#include "apsp/solver/gpu/packed_tiles.hpp"
+#include "apsp/solver/gpu/register_tiles.hpp"
 #include "apsp/solver/round_operands.hpp"
 #include "host_team.hpp"
 #include "reference.hpp"
@@ -197,7 +197,7 @@ TEST(PackedTiles, Int32WhereCSpreadsPastTheCapOfTheLeastSumOrHoldsInf) {
   EXPECT_FALSE(packed_product_matches(inf, 25));
 }
 
-/// Two rounds on one pass over C (pair_kernels.hpp), or four (round_block_kernels.hpp): the tuned
+/// Two rounds on one pass over C (gpu/pair_kernels.hpp), or four (gpu/round_block_kernels.hpp): the tuned
 /// product over kRounds B pivots, A's columns and Bk's rows side by side as the rounds' operands
 /// lie in the matrix, against the product entry by entry; in int32 (HIP's shape) and in 16-bit
 /// lanes (PackedHip), the latter with C holding INF and the operands marked small (case 2

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The tiles of a pair of rounds (solver/pair_kernels.hpp), counted against what blocked
+// The tiles of a pair of rounds (solver/gpu/pair_kernels.hpp), counted against what blocked
 // Floyd-Warshall asks of rounds k and q = k + 1: with the pair's opening (phases 1 and 2 of
 // each, round k's phase 3 on tile row and column q), every tile gets each round once; the
 // lagging parts take round q alone on tile row and column k, the fused ones both rounds off rows
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "apsp/solver/pair_kernels.hpp"
+#include "apsp/solver/gpu/pair_kernels.hpp"
 
 namespace apsp::test {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The GPU shape of the tile operations (solver/register_tiles.hpp) run on the host, for a GPU
+// The GPU shape of the tile operations (solver/gpu/register_tiles.hpp) run on the host, for a GPU
 // backend's tile shape whose traits compile there (HIP's: no AMD GPU was at hand to run it on):
 // a team is that many host threads with a real barrier, each running the very function a GPU
 // thread runs, and the result is compared with min-plus products and Floyd-Warshall computed
@@ -12,7 +12,7 @@
 
 #include "apsp/backends/backend_traits.hpp"
 #include "apsp/core/constants.hpp"
-#include "apsp/solver/register_tiles.hpp"
+#include "apsp/solver/gpu/register_tiles.hpp"
 #include "host_team.hpp"
 #include "reference.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The tiles of a block of R rounds (solver/round_block_kernels.hpp), counted against blocked
+// The tiles of a block of R rounds (solver/gpu/round_block_kernels.hpp), counted against blocked
 // Floyd-Warshall: the opening (the diagonal block D, as RowBlock::diagonal gives it, closed by
 // the phase kernels round by round; then the strips in one product each) and the fused products
 // give every tile each round once, D's rounds in order and never writing tile row or column p in
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "apsp/solver/phase_kernels.hpp"
-#include "apsp/solver/round_block_kernels.hpp"
+#include "apsp/solver/gpu/round_block_kernels.hpp"
 #include "apsp/solver/row_block.hpp"
 
 namespace apsp::test {

@@ -79,7 +79,7 @@ TYPED_TEST(Solver, OtherBlockSizes) {
   }
 }
 
-// The CPU's round driver (solver/host_rounds.hpp), which solve() takes from
+// The CPU's round driver (solver/host/rounds.hpp), which solve() takes from
 // kHostRoundsFromThreads threads on, called directly (these tests run at 1 and 2 threads):
 // against the naive references, and with the same count of 16-bit relaxations as the separate
 // kernels (the same products, so the same per-block decisions). Sparse graphs: unreachable
@@ -121,7 +121,7 @@ TYPED_TEST(Solver, HostRoundsMatchTheReference) {
 }
 
 // A GPU's round driver with blocks of four, eight and sixteen rounds
-// (solver/round_block_kernels.hpp), which solve() takes only on large matrices, called directly
+// (solver/gpu/round_block_kernels.hpp), which solve() takes only on large matrices, called directly
 // on small ones, against Dijkstra's distances and the driver with pairs alone (the same outputs):
 // blocks of four alone, eight first, sixteen first. The blocks, by tile rows nb (the last round
 // short of B unless V is a multiple of it): nb = 6 four, then single rounds; nb = 10 (whole

@@ -23,7 +23,7 @@
 #endif
 
 // A function compiled on its own, not into its caller: on a GPU, registers allocated for it
-// alone (solver/packed_tiles.hpp).
+// alone (solver/gpu/packed_tiles.hpp).
 #if defined(__NVCC__) || defined(__HIPCC__)
 #define APSP_NOINLINE __noinline__
 #elif defined(__GNUC__)
@@ -44,7 +44,7 @@ namespace apsp {
 ///   limits the staged slices have fixed pitches); `kLargestBlock`: the largest B taken.
 /// - `kTileRows` x `kTileCols`: the block of results one thread keeps in registers while
 ///   pivots stream through (the "thread tile"), made of runs of `kRowRun` consecutive rows
-///   and `kColRun` consecutive columns (see include/apsp/solver/thread_tile.hpp).
+///   and `kColRun` consecutive columns (see include/apsp/solver/gpu/thread_tile.hpp).
 /// - `kRegisterTiles`: true when a team has one thread per thread tile and each thread keeps
 ///   its tile in registers across every pivot of a round (GPU); false when one thread walks all
 ///   the thread tiles of a tile (CPU).
@@ -64,7 +64,7 @@ namespace apsp {
 ///   v, with what derives from it computed where used (register pressure on a GPU).
 /// - register tiles only: `kAsyncCopies`, whether copy_async copies without the thread waiting
 ///   (CUDA's LDGSTS); if not, the tuned product stages through registers instead
-///   (register_tiles.hpp), and `settle(v)` keeps the computation of v where it is written
+///   (gpu/register_tiles.hpp), and `settle(v)` keeps the computation of v where it is written
 ///   (before the barrier that ends a slice).
 /// - `kScratchPad`: int32 added to each row of a staged tile (bank-conflict padding).
 /// - `min_plus(c, a, b)`: min(c, a + b), the relaxation; a backend may use a fused
@@ -74,7 +74,7 @@ namespace apsp {
 ///   at once by `min_plus_pair(c, a0, b0, a1, b1, unit())` = min(c, a0 + b0, a1 + b1) (a
 ///   three-input min and two adds that run on another pipe than the fused add-min); 0: none.
 /// - `kPackedTiles`: whether the tuned product runs in 16-bit lanes where a tile's entries allow
-///   it (include/apsp/solver/packed_tiles.hpp); then `packed_min_plus(c, a, b)` relaxes the two
+///   it (include/apsp/solver/gpu/packed_tiles.hpp); then `packed_min_plus(c, a, b)` relaxes the two
 ///   halves of a word at once, `team_all(team, v)` is a barrier that returns whether v holds
 ///   on every thread of the team, `pack_capped(lo, hi)` puts two values capped at 2^15 - 1
 ///   in one word and `max3(a, b, c)` is the largest of three (register_tile_team.hpp has the

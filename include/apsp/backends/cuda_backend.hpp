@@ -35,7 +35,7 @@ namespace apsp {
 #define APSP_CUDA_PAIRED_ENTRIES 40
 #endif
 
-// The tuned product in 16-bit lanes wherever a tile's entries allow it (packed_tiles.hpp): on
+// The tuned product in 16-bit lanes wherever a tile's entries allow it (gpu/packed_tiles.hpp): on
 // by default where the build targets an architecture with a one-instruction packed add-min
 // (VIADDMNMX.U16x2: Hopper and Blackwell); -DAPSP_CUDA_PACKED=0 turns it off.
 #ifndef APSP_CUDA_PACKED
@@ -170,7 +170,7 @@ struct BackendTraits<Kokkos::Cuda> : RegisterTileTeam<APSP_CUDA_TILE_ROWS, APSP_
     return Impl::portable_min_plus(Impl::portable_min_plus(c, a0 * one, b0), a1 * one, b1);
 #endif
   }
-  /// Per 16-bit half: min(c, a + b) (packed_tiles.hpp keeps every sum below 2^16). One
+  /// Per 16-bit half: min(c, a + b) (gpu/packed_tiles.hpp keeps every sum below 2^16). One
   /// VIADDMNMX.U16x2 on sm_90.
   KOKKOS_FORCEINLINE_FUNCTION static int32_t packed_min_plus(int32_t c, int32_t a, int32_t b) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)

@@ -14,7 +14,7 @@
 //   the operand registers). No asynchronous copy from global memory to LDS that this compiler
 //   exposes (CDNA's LDS-direct buffer loads are 4 bytes a lane and not reachable from HIP C++):
 //   the tuned product stages through registers, the next slice's loads in flight while the
-//   current one is relaxed (kAsyncCopies = false, register_tiles.hpp).
+//   current one is relaxed (kAsyncCopies = false, gpu/register_tiles.hpp).
 // - No fused add-min: a relaxation is v_add_u32 + v_min_i32, but CDNA has a three-input min
 //   (v_min3_i32), so two pivots at once, min(c, a0 + b0, a1 + b1), take two adds and one min3:
 //   1.5 instructions per relaxation instead of 2. Every entry of the tuned kernel takes that
@@ -103,7 +103,7 @@ struct HipBackendTraits : RegisterTileTeam<APSP_HIP_TILE_ROWS, APSP_HIP_TILE_COL
   template <int K>
   KOKKOS_FORCEINLINE_FUNCTION static void async_wait() {}
   /// `v` is computed where this is called (an empty asm that reads it): the compiler may not
-  /// sink its computation past the barrier that follows (register_tiles.hpp).
+  /// sink its computation past the barrier that follows (gpu/register_tiles.hpp).
   KOKKOS_FORCEINLINE_FUNCTION static void settle(int32_t v) {
 #if defined(__HIP_DEVICE_COMPILE__)
     asm volatile("" ::"v"(v));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CPU backends (Serial, OpenMP), kernel tuning: one thread per team computes its whole tile with
-// the register-blocked micro-kernel of host_microkernel.hpp (the product: solver/host_tiles.hpp).
+// the register-blocked micro-kernel of host_microkernel.hpp (the product: solver/host/tiles.hpp).
 // The block of C a micro-kernel keeps in registers, MR rows x NV registers, per register file:
 //   AVX-512 (32 zmm)      8 x 2: 16 accumulators, 2 operand registers, broadcasts folded into
 //                         the adds ({1to16}) or one register
@@ -21,7 +21,7 @@
 #include "apsp/backends/backend_traits.hpp"  // the template specialised here
 #include "apsp/backends/host_simd.hpp"
 
-// 16-bit lanes in the host product where a block of C allows it (solver/host_tiles.hpp);
+// 16-bit lanes in the host product where a block of C allows it (solver/host/tiles.hpp);
 // -DAPSP_HOST_LANES16=0 keeps every block in int32 lanes (for comparison).
 #ifndef APSP_HOST_LANES16
 #define APSP_HOST_LANES16 1

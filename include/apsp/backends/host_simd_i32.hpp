@@ -182,7 +182,7 @@ struct I32 {
   APSP_SIMD_INLINE static bool below_2_15(Reg v) { return below<0x8000u>(v); }
   /// Each lane v: 0 where v is `inf`, 2^15 where v is 2^15 - 1, else v. The or of such
   /// registers is below 2^15 exactly when every lane is `inf` or below 2^15 - 1 (the blocks of
-  /// C that take 16-bit lanes with INF as 2^15 - 1, solver/host_tiles.hpp).
+  /// C that take 16-bit lanes with INF as 2^15 - 1, solver/host/tiles.hpp).
   APSP_SIMD_INLINE static Reg inf_as_zero(Reg v, int32_t inf) {
 #if defined(APSP_SIMD_AVX512)
     const __m512i r =

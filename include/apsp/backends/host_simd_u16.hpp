@@ -13,7 +13,7 @@ namespace apsp::host_simd {
 /// uint16 lanes, two per int32 lane of the same register: c = min(c, a + b). Values enter the
 /// lanes capped at kCap = 2^15 - 1 (narrow, I32::pair16), so two of them sum to at most
 /// 2^16 - 2 and the plain add never wraps (why the capped product is the int32 one:
-/// solver/host_tiles.hpp). Not the saturating add, which the cap would not need: on the Xeon
+/// solver/host/tiles.hpp). Not the saturating add, which the cap would not need: on the Xeon
 /// of the GPU hosts (Emerald Rapids) and on Zen 4, vpaddusw zmm issues once a cycle and vpaddw
 /// twice; with vpaddw the add-min runs at twice the int32 rate on both (scripts/cpu_ceiling.sh),
 /// with vpaddusw at 1.0x (Xeon) and 1.7x (Zen 4).

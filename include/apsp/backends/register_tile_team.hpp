@@ -27,14 +27,14 @@ struct RegisterTileTeam {
   static constexpr int kPivotRun = 2;    // pivots read at once from each A row: one 8-byte load
   static constexpr int kChunk = 4;       // one 16-byte access per thread
   static constexpr int kScratchPad = 4;  // keeps rows 16-byte aligned, shifts banks by 4
-  // The tuned product in 16-bit lanes where a tile allows it (solver/packed_tiles.hpp): only
+  // The tuned product in 16-bit lanes where a tile allows it (solver/gpu/packed_tiles.hpp): only
   // where a packed add-min is one instruction.
   static constexpr bool kPackedTiles = false;
   // The largest team: a B = 128 tile.
   static constexpr int kMaxTeamThreads = (128 / kTileRows) * (128 / kTileCols);
   KOKKOS_INLINE_FUNCTION static constexpr int slice_depth(int block) { return block < kMaxSlice ? block : kMaxSlice; }
   /// (kPackedTiles) min(lo, 2^15 - 1) and min(hi, 2^15 - 1) in one word, lo in the low half, for
-  /// lo, hi >= 0 (solver/packed_tiles.hpp); a backend may have one instruction for it.
+  /// lo, hi >= 0 (solver/gpu/packed_tiles.hpp); a backend may have one instruction for it.
   KOKKOS_INLINE_FUNCTION static int32_t pack_capped(int32_t lo, int32_t hi) {
     const uint32_t cap = 0x7fff, l = uint32_t(lo) < cap ? uint32_t(lo) : cap,
                    h = uint32_t(hi) < cap ? uint32_t(hi) : cap;

@@ -8,10 +8,10 @@
 //
 // Where the tile operations instead mark the round's operands (Ops::kMarksOperands: every GPU
 // backend), the same pass only notes, per tile of the pivot column and row, what the products
-// may skip (operand_marks.hpp); sixteen sets of marks, by the round modulo 16, because a GPU's
+// may skip (gpu/operand_marks.hpp); sixteen sets of marks, by the round modulo 16, because a GPU's
 // look-ahead opens the next block of rounds (up to eight: k + 2 to k + 9 after a pair) while the
 // phase 3 of the current block still reads the marks of its rounds (blocked_fw.hpp,
-// pair_kernels.hpp, round_block_kernels.hpp).
+// gpu/pair_kernels.hpp, gpu/round_block_kernels.hpp).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -22,7 +22,7 @@
 #include <memory>
 
 #include "apsp/core/sizes.hpp"
-#include "apsp/solver/operand_marks.hpp"
+#include "apsp/solver/gpu/operand_marks.hpp"
 #include "apsp/solver/round_storage.hpp"
 #include "apsp/solver/row_block.hpp"
 
@@ -48,7 +48,7 @@ struct PackedRound {
   int lanes16 = 1;
   std::atomic<int>* qualified = nullptr;
   /// (Ops::kPacksRounds) Where products note a block of C with an entry of 2^15 or more (or
-  /// one they did not test): the matrix is not yet for the 16-bit stage (host_sixteen.hpp).
+  /// one they did not test): the matrix is not yet for the 16-bit stage (host/sixteen.hpp).
   std::atomic<int>* far = nullptr;
   /// (host code) A product's note: a block took 16-bit lanes, or would have.
   void note_qualified() const { note(qualified); }
@@ -93,7 +93,7 @@ class RoundOperands {
  public:
   /// (kMarksOperands) Sets of marks, by the round modulo this: a GPU's look-ahead marks
   /// the next block's rounds while the products of the current block read theirs
-  /// (pair_rounds.hpp): a pair's two rounds beside the next pair's, or a wide block's opening,
+  /// (gpu/pair_rounds.hpp): a pair's two rounds beside the next pair's, or a wide block's opening,
   /// one set per round (up to sixteen), beside products that read only the strips' marks.
   static constexpr int kMarkSets = 16;
   /// Bytes for `row_tiles` tile rows of a padded n x n matrix.
@@ -178,7 +178,7 @@ class RoundOperands {
   bool far_seen() const { return far_->load(std::memory_order_relaxed) != 0; }
   /// (kPacksRounds) Packs operand t of round k into `p`: tile (t, k) of the `rows` tile rows
   /// at `rows_base` for t < rows, else tile (k, t - rows) of the pivot row block.
-  template <class Value>  // the matrix's entries: int32, or uint16 (host_ops16.hpp)
+  template <class Value>  // the matrix's entries: int32, or uint16 (host/ops16.hpp)
   KOKKOS_INLINE_FUNCTION static void pack_one(const PackedRound& p, const Value* rows_base, const Value* pivot_row,
                                               int64_t n, int B, int k, int rows, int pivots, int t) {
     if (t < rows)

@@ -10,11 +10,11 @@
 #include <type_traits>
 
 #include "apsp/backends/backend_traits.hpp"
-#include "apsp/solver/host_tiles.hpp"
-#include "apsp/solver/register_tiles.hpp"
+#include "apsp/solver/host/tiles.hpp"
+#include "apsp/solver/gpu/register_tiles.hpp"
 #include "apsp/solver/round_operands.hpp"
-#include "apsp/solver/slice_staging.hpp"
-#include "apsp/solver/thread_tile.hpp"
+#include "apsp/solver/gpu/slice_staging.hpp"
+#include "apsp/solver/gpu/thread_tile.hpp"
 
 namespace apsp::Impl {
 
@@ -25,12 +25,12 @@ namespace apsp::Impl {
 /// Tile operations shared by the three phase kernels.
 ///
 /// Two execution shapes, chosen by the backend (BackendTraits::kRegisterTiles):
-/// - register tiles (GPU, register_tiles.hpp): a team has one thread per thread tile, and each
+/// - register tiles (GPU, gpu/register_tiles.hpp): a team has one thread per thread tile, and each
 ///   thread keeps its results in registers from the first pivot to the last; the operands are
 ///   staged in team scratch a slice of `slice_depth(B)` pivots at a time in two alternating
 ///   buffers, so a B = 128 tile needs 37 KiB of shared memory (CUDA), not the 135 KiB of two
 ///   whole staged tiles.
-/// - one thread per tile (CPU, host_tiles.hpp): the operands packed whole into panels, and a
+/// - one thread per tile (CPU, host/tiles.hpp): the operands packed whole into panels, and a
 ///   register-blocked micro-kernel over every block of the tile, in 16-bit lanes where exact.
 template <class ExecSpace>
 struct TileOps {
@@ -115,7 +115,7 @@ struct TileOps {
   /// device's two rates by them): B * B * pivots or 0 on a GPU, the blocks that qualified on a CPU.
   ///
   /// kRounds (tuned only): 2 for the product of two whole rounds on one pass over C, A's 2B
-  /// columns from a and Bk's 2B rows from bk (pair_kernels.hpp); `pivots` then counts both.
+  /// columns from a and Bk's 2B rows from bk (gpu/pair_kernels.hpp); `pivots` then counts both.
   template <bool kTuned = false, int kRounds = 1>
   KOKKOS_FORCEINLINE_FUNCTION static int64_t min_plus_product(const Member& team, int32_t* c, const int32_t* a,
                                                               const int32_t* bk, int64_t ld, int B, int pivots,
@@ -156,7 +156,7 @@ struct TileOps {
     return computed(round.extent(round.first_tile + i, B), round.extent(j, B), pivots);
   }
 
-  // The CPU's product and closure with scratch the caller took once (host_rounds.hpp runs many
+  // The CPU's product and closure with scratch the caller took once (host/rounds.hpp runs many
   // of them in one worker). Host code: empty in device passes, as the rest of the CPU's path.
   static size_t host_scratch_ints(int B) {
     return product_ints(B) > closure_ints(B) ? product_ints(B) : closure_ints(B);

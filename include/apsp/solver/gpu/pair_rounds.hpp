@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // (GPU backends) The round driver that takes rounds two at a time, each pair's phase 3 in one
-// pass over C (the kernels and why: pair_kernels.hpp), with the look-ahead of
+// pass over C (the kernels and why: gpu/pair_kernels.hpp), with the look-ahead of
 // BlockedFloydWarshall::solve_with_lookahead opening the next block (a pair, or a last round
 // alone) while the main queue runs the rest of the current one:
 //   side: wait(rest done, last block) -> cross (fused, then lagging) -> record(cross done)
 //         -> open the next block -> record(opened)
 //   main: wait(opened) -> rest, fused -> wait(cross done) -> rest, lagging -> record(rest done)
 // A block of one round runs as solve_with_lookahead's rounds do. On a large matrix, blocks of four,
-// eight or sixteen rounds take the place of pairs (round_block_kernels.hpp): their opening closes the
+// eight or sixteen rounds take the place of pairs (gpu/round_block_kernels.hpp): their opening closes the
 // block's diagonal block and takes its tile rows and columns in one product each, and every other
 // tile takes the rounds in one pass, with no lagging part:
 //   side: wait(rest done, last block) -> cross -> open the next block -> record(opened)
@@ -19,9 +19,9 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "apsp/solver/pair_kernels.hpp"
+#include "apsp/solver/gpu/pair_kernels.hpp"
 #include "apsp/solver/phase_kernels.hpp"
-#include "apsp/solver/round_block_kernels.hpp"
+#include "apsp/solver/gpu/round_block_kernels.hpp"
 #include "apsp/solver/round_operands.hpp"
 
 namespace apsp::Impl {

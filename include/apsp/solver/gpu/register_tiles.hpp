@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "apsp/solver/packed_tiles.hpp"
-#include "apsp/solver/slice_staging.hpp"
-#include "apsp/solver/thread_tile.hpp"
+#include "apsp/solver/gpu/packed_tiles.hpp"
+#include "apsp/solver/gpu/slice_staging.hpp"
+#include "apsp/solver/gpu/thread_tile.hpp"
 
 namespace apsp::Impl {
 
@@ -37,7 +37,7 @@ struct RegisterTiles {
     const ProductShape<Traits, Block, Slice> sh{B, S};
     constexpr bool kFixed = !std::is_same_v<Slice, int>;
     if constexpr (kFixed && Traits::kPairedEntries > 0) Traits::check_unit();
-    // In 16-bit lanes where the tile allows it (packed_tiles.hpp), else in int32 below.
+    // In 16-bit lanes where the tile allows it (gpu/packed_tiles.hpp), else in int32 below.
     if constexpr (kFixed && Traits::kPackedTiles) {
       constexpr int kRounds = int(Slices{}) * int(Slice{}) / int(Block{});  // whole rounds
       if (PackedTiles<Traits>::template product<kRounds>(team, c, a, bk, ld, slices, marks)) return true;

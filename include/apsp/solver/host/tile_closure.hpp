@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Floyd-Warshall on one tile, blocked as the whole solve is: the CPU's phase 1, written once for
-// the int32 matrix (host_tiles.hpp) and the 16-bit one (host_tiles16.hpp). Element by element
+// the int32 matrix (host/tiles.hpp) and the 16-bit one (host/tiles16.hpp). Element by element
 // the closure took 6 % of the solve at B = 256 on 2 threads (phase 1 runs on one thread while
 // the others wait); blocked, all but the diagonal sub-tiles go through the tile product.
 #pragma once

@@ -55,8 +55,8 @@
 #include "apsp/backends/backend_traits.hpp"
 #include "apsp/core/constants.hpp"
 #include "apsp/solver/round_operands.hpp"
-#include "apsp/solver/slice_staging.hpp"
-#include "apsp/solver/thread_tile.hpp"
+#include "apsp/solver/gpu/slice_staging.hpp"
+#include "apsp/solver/gpu/thread_tile.hpp"
 
 namespace apsp::Impl {
 

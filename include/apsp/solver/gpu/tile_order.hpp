@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // (GPU backends) The order in which a multi-round phase 3 hands out its tiles to teams
-// (pair_kernels.hpp, round_block_kernels.hpp): indices that skip the tile rows and columns a
+// (gpu/pair_kernels.hpp, gpu/round_block_kernels.hpp): indices that skip the tile rows and columns a
 // kernel leaves out, and the grouped order of its main part.
 #pragma once
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The CPU product's packed operands (solver/host_tiles.hpp): their layout, and the packing of an
+// The CPU product's packed operands (solver/host/tiles.hpp): their layout, and the packing of an
 // A operand (a tile of the pivot column) and a Bk operand (a tile of the pivot row) into it, in
 // int32 and in 16-bit lanes. A product packs its own into team scratch; the round driver packs a
 // whole round's once (solver/round_operands.hpp), for every product of phase 3 to share.
@@ -59,7 +59,7 @@ struct HostOperands {
     return 0;
   }
   /// The largest finite entry an operand may hold for a block of C with INF to take 16-bit
-  /// lanes (solver/host_tiles.hpp): two of them sum to at most 2^15 - 2, below INF's 2^15 - 1.
+  /// lanes (solver/host/tiles.hpp): two of them sum to at most 2^15 - 2, below INF's 2^15 - 1.
   static constexpr uint32_t kSmallLimit = 0x4000;
 
   /// Where one product's operands are packed.

@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include "apsp/backends/backend_traits.hpp"
-#include "apsp/solver/thread_tile.hpp"
+#include "apsp/solver/gpu/thread_tile.hpp"
 
 namespace apsp::Impl {
 

@@ -25,7 +25,7 @@
 
 #include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/round_operands.hpp"
-#include "apsp/solver/tile_order.hpp"
+#include "apsp/solver/gpu/tile_order.hpp"
 
 namespace apsp::Impl {
 
@@ -60,7 +60,7 @@ struct PairTiles {
   KOKKOS_INLINE_FUNCTION void tile_of(int id, int& i, int& j) const {
     const int x = next, m = nb - s();
     switch (part) {
-      case rest_fused:  // grouped (tile_order.hpp)
+      case rest_fused:  // grouped (gpu/tile_order.hpp)
         grouped_tile(id, m, k, s(), i, j);
         break;
       case rest_lagging:  // (k, j), j outside [k + 1, k + s); then (i, k), i outside [k, k + s)
@@ -85,7 +85,7 @@ struct PairTiles {
   KOKKOS_INLINE_FUNCTION bool fused() const { return part == rest_fused || part == cross_fused; }
 };
 
-/// Whole rounds of the tuned shape only (PairRounds::applies, pair_rounds.hpp). The fused parts
+/// Whole rounds of the tuned shape only (PairRounds::applies, gpu/pair_rounds.hpp). The fused parts
 /// and the lagging ones are separate kernels (kFused): one kernel with both products spilled.
 template <class Ops, bool kFused>
 struct PairTilesKernel : PairTiles<typename Ops::Value> {

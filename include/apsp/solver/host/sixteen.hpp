@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The CPU solve in two stages (one process): rounds on the int32 matrix (host_rounds.hpp with
+// The CPU solve in two stages (one process): rounds on the int32 matrix (host/rounds.hpp with
 // TileOps) until every distance is below 2^15, then the rest of the rounds on the same matrix
-// narrowed in place to 16 bits (host_rounds.hpp with HostOps16, host_tiles16.hpp), widened back
+// narrowed in place to 16 bits (host/rounds.hpp with HostOps16, host/tiles16.hpp), widened back
 // at the end. Entries only fall, so a matrix below 2^15 stays below it.
 //
 // Why: on the int32 matrix a block of C takes 16-bit lanes after a test of its entries, and is
-// narrowed into the lanes and widened back out of them (host_tiles.hpp); kept in 16 bits between
+// narrowed into the lanes and widened back out of them (host/tiles.hpp); kept in 16 bits between
 // rounds, C costs neither, and half the bytes. On the Zen 5 EPYC the solve of a random graph
 // took 0.95x the time at 1 thread and 0.94x at 2, on the Xeon 0.92x and 0.95x at 1 and 16
 // threads at V = 10000 and the same at V = 6000 (docs/results.md). The cost: two passes over the
@@ -25,8 +25,8 @@
 #include <cstring>
 
 #include "apsp/core/constants.hpp"
-#include "apsp/solver/host_ops16.hpp"
-#include "apsp/solver/host_rounds.hpp"
+#include "apsp/solver/host/ops16.hpp"
+#include "apsp/solver/host/rounds.hpp"
 #include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/row_block.hpp"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // (GPU backends) Phase 3 of a block of R rounds (4, 8 or 16) on one pass over C: blocked
 // Floyd-Warshall with an outer block of R tile rounds. A pair of rounds on one pass
-// (pair_kernels.hpp) halved the fixed cost of each tile product (loading C, the vote, the
+// (gpu/pair_kernels.hpp) halved the fixed cost of each tile product (loading C, the vote, the
 // stores); ncu on one H100 at V = 20000 still put 20 % of the pair kernel's warp samples outside
 // its slice loop, and R rounds divide that by R / 2 again.
 //
@@ -24,7 +24,7 @@
 // it: old(z, j), or d_J(z, j) <= old(z, j). Every term it forms is then the length of a path through
 // earlier blocks and J, so at least d_J(q, j), and the term of the z that attains the minimum is
 // at most old's: the minimum over the terms is d_J(q, j) whichever values were read (the same for
-// a column tile, through D's column). In 16-bit lanes (packed_tiles.hpp) case 1 holds for any
+// a column tile, through D's column). In 16-bit lanes (gpu/packed_tiles.hpp) case 1 holds for any
 // operands; case 2 takes the strips' marks from before step 2 (StripMarkKernel). A value read
 // after its update is below the marked one (still small), or was INF: staged capped, its sums
 // are exact or at least kCap, which replaces no lane. The attaining term is made of marked
@@ -49,7 +49,7 @@
 
 #include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/round_operands.hpp"
-#include "apsp/solver/tile_order.hpp"
+#include "apsp/solver/gpu/tile_order.hpp"
 
 namespace apsp::Impl {
 
@@ -105,7 +105,7 @@ struct BlockTiles {
       const int q = k + t % R, along = index_outside(t / R, k, R);
       i = id < half ? q : along;
       j = id < half ? along : q;
-    } else if (part == rest) {  // grouped (tile_order.hpp)
+    } else if (part == rest) {  // grouped (gpu/tile_order.hpp)
       grouped_tile(id, m, k, s(), i, j);
     } else if (id < next * (nb - R)) {  // rows N, columns off the block
       i = k + R + id / (nb - R), j = index_outside(id % (nb - R), k, R);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What the threads of the CPU round driver (host_rounds.hpp) tell each other: per item a flag
+// What the threads of the CPU round driver (host/rounds.hpp) tell each other: per item a flag
 // holding the stamp of the last round that finished it (round k writes k + 2), how a thread
 // waits for one, and each worker's share of the round's phase-3 tiles.
 #pragma once

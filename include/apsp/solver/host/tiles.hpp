@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The tile product of the CPU backends (one thread per tile), built as a GEMM is: the operands
-// packed (solver/host_operands.hpp), then a register-blocked micro-kernel
+// packed (solver/host/operands.hpp), then a register-blocked micro-kernel
 // (include/apsp/backends/host_microkernel.hpp) over every MR x NR block of the target tile, each block kept
 // in vector registers across all the product's pivots (C read and written once).
 //
@@ -12,12 +12,12 @@
 // is capped, s = a + b; otherwise s >= 2^15 - 1 >= c and a + b > c, so neither form replaces c.
 // Hence min(c, a + b) = min(c, s) for every relaxation, and as a relaxation never raises c the
 // condition holds to the end of the product. (The GPU's 16-bit product rests on the same
-// argument, packed_tiles.hpp; an add that saturates would make the cap needless, but on
+// argument, gpu/packed_tiles.hpp; an add that saturates would make the cap needless, but on
 // the CPUs measured it issues at half the rate of the plain add, host_simd_u16.hpp.)
 //
 // A block holding INF (unreachable pairs: early rounds, graphs of several components) takes
 // 16-bit lanes too where its other entries are below 2^15 - 1 and every finite entry of the
-// operands it meets is at most 2^14 - 1 (flags set as they are packed, host_operands.hpp). INF
+// operands it meets is at most 2^14 - 1 (flags set as they are packed, host/operands.hpp). INF
 // narrows to 2^15 - 1, in C and in the operands. Then two finite operands sum to at most
 // 2^15 - 2, exactly; a sum with an INF operand is 2^15 - 1 or more, which replaces nothing, as in
 // int32 (INF + b >= INF >= c): not a finite c (below 2^15 - 1), and not an INF c (2^15 - 1);
@@ -40,9 +40,9 @@
 #include <cstdint>
 
 #include "apsp/backends/host_microkernel.hpp"
-#include "apsp/solver/host_block_walk.hpp"
-#include "apsp/solver/host_operands.hpp"
-#include "apsp/solver/tile_closure.hpp"
+#include "apsp/solver/host/block_walk.hpp"
+#include "apsp/solver/host/operands.hpp"
+#include "apsp/solver/host/tile_closure.hpp"
 
 namespace apsp::Impl {
 
@@ -76,7 +76,7 @@ struct HostTiles {
   }
   /// A rows x cols part of a C tile, with A and Bk packed already for the whole tile, in every
   /// lane type (solver/round_operands.hpp).
-  /// `far` (may be null): set where a block held an entry of 2^15 or more (host_sixteen.hpp).
+  /// `far` (may be null): set where a block held an entry of 2^15 or more (host/sixteen.hpp).
   static int product(int32_t* c, int64_t ld, int rows, int cols, int pivots, const Packed& packed,
                      bool* far = nullptr) {
     return product(c, nullptr, nullptr, ld, rows, cols, pivots, packed, true, far);

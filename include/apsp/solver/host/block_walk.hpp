@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // How a CPU tile product walks its MR x NR16 blocks of C, written once for the int32 matrix
-// (host_tiles.hpp) and the 16-bit one (host_tiles16.hpp): row by row, left to right, each block
+// (host/tiles.hpp) and the 16-bit one (host/tiles16.hpp): row by row, left to right, each block
 // in place or, where it reaches past C's rows or columns (B not a multiple of the block), on a
 // zero-padded copy; and the block after it, whose lines the micro-kernel asks for meanwhile.
 // Both forced inline, as the member functions they replace were inlined: out of line, the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The CPU's tile operations on a matrix of 16-bit entries (solver/host_sixteen.hpp): once every
+// The CPU's tile operations on a matrix of 16-bit entries (solver/host/sixteen.hpp): once every
 // distance of a graph is below 2^15 (random graphs after their first round or two), the solve
 // goes on in a uint16 copy of the matrix, and a block of C is loaded into the micro-kernel's
 // 16-bit lanes as it is: no test of its entries, no narrowing or widening, and half the bytes
@@ -20,9 +20,9 @@
 #include <cstring>
 
 #include "apsp/backends/host_microkernel.hpp"
-#include "apsp/solver/host_block_walk.hpp"
-#include "apsp/solver/host_operands.hpp"
-#include "apsp/solver/tile_closure.hpp"
+#include "apsp/solver/host/block_walk.hpp"
+#include "apsp/solver/host/operands.hpp"
+#include "apsp/solver/host/tile_closure.hpp"
 
 namespace apsp::Impl {
 
@@ -116,7 +116,7 @@ struct HostTiles16 {
   static size_t close_scratch_ints() { return scratch_ints(kSubTile); }
 
   /// Floyd-Warshall on one B x B tile (ld) over its first `pivots` pivots, blocked in sub-tiles
-  /// of kSubTile (tile_closure.hpp).
+  /// of kSubTile (host/tile_closure.hpp).
   static void close(uint16_t* t, int64_t ld, int B, int pivots, int32_t* scratch) {
     blocked_closure(
         t, ld, B, pivots, kSubTile,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What the CPU round driver (host_rounds.hpp) and the round packing (round_operands.hpp) ask of
-// tile operations, on a matrix of 16-bit entries (host_tiles16.hpp): the counterpart of
-// TileOps' host functions for the solve's 16-bit stage (host_sixteen.hpp). Host code alone:
+// What the CPU round driver (host/rounds.hpp) and the round packing (round_operands.hpp) ask of
+// tile operations, on a matrix of 16-bit entries (host/tiles16.hpp): the counterpart of
+// TileOps' host functions for the solve's 16-bit stage (host/sixteen.hpp). Host code alone:
 // no device pass instantiates it (only a backend whose tile operations pack rounds does).
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "apsp/backends/backend_traits.hpp"
-#include "apsp/solver/host_tiles16.hpp"
+#include "apsp/solver/host/tiles16.hpp"
 #include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/tile_ops.hpp"
 

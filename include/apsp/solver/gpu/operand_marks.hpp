@@ -2,7 +2,7 @@
 // What a GPU's phase 2 notes about each tile of the pivot column and row
 // (Ops::kMarksOperands, round_operands.hpp), and what the products of phase 3 read from it:
 // whether every finite entry is small enough for the 16-bit product of a tile that holds INF
-// (packed_tiles.hpp, its case 2; read only where the backend has that product), its least entry
+// (gpu/packed_tiles.hpp, its case 2; read only where the backend has that product), its least entry
 // (for case 3: C's entries within 2^15 - 1 of the operands' least sum), and whether it holds a
 // finite entry at all: a product with an operand of INF alone changes nothing (every sum through
 // it is at least INF, and C's entries are at most INF), so the product kernels skip it
@@ -29,7 +29,7 @@ struct OperandMark {
 };
 
 /// The marks of both operands of one product (the marks below): where the two marks are, two
-/// independent loads. Null: not marked. A product of two rounds (pair_kernels.hpp) has the
+/// independent loads. Null: not marked. A product of two rounds (gpu/pair_kernels.hpp) has the
 /// second round's marks in a2 and bk2 (null: one round).
 struct OperandMarks {
   const int32_t* a = nullptr;
@@ -38,7 +38,7 @@ struct OperandMarks {
   const int32_t* bk2 = nullptr;
   /// Ints from each mark to its tile's least entry (mark_operand_region); 0: none kept, where an
   /// operand may fall below what was marked while the product reads it (the strips of a wide
-  /// block: round_block_kernels.hpp).
+  /// block: gpu/round_block_kernels.hpp).
   int64_t least = 0;
   /// Both operands small (PackedTiles' case 2), in every round of the product; a product
   /// issues these loads beside its loads of C.

@@ -37,7 +37,7 @@
 #include <memory>
 
 #include "apsp/core/huge_page_array.hpp"
-#include "apsp/solver/host_round_flags.hpp"
+#include "apsp/solver/host/round_flags.hpp"
 #include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/phase_kernels.hpp"
 #include "apsp/solver/round_operands.hpp"
@@ -53,7 +53,7 @@ namespace apsp::Impl {
 /// at V = 4000 and 2 threads 0.987, all 10 pairs below 1 (separately, phase 1 alone takes 3.4 %
 /// of that solve while the other thread waits). Until then the driver started at 8 threads.
 /// A build with 16-bit lanes takes it at one thread too: its 16-bit stage runs here
-/// (host_sixteen.hpp), and one thread runs the items in the separate kernels' order.
+/// (host/sixteen.hpp), and one thread runs the items in the separate kernels' order.
 inline constexpr int kHostRoundsFromThreads = 2;
 
 /// `Ops`: the CPU's tile operations (TileOps with kPacksRounds).
