@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Every header stands alone: each of include/apsp/ (the backends' in include/apsp/backends/
+# Every header stands alone: each of include/apsp/ and its sub-folders (the backends' in include/apsp/backends/
 # too) compiled as the only include of a translation unit, with the compiler and flags of the
 # build's own src/main.cpp (its compile_commands.json). A host build checks the host headers; a
 # HIP build (hipcc: scripts/build_hip.sh runs this) the HIP ones too, a CUDA build (nvcc_wrapper)

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "apsp/solver/phase_kernels.hpp"
 #include "apsp/solver/gpu/round_block_kernels.hpp"
+#include "apsp/solver/phase_kernels.hpp"
 #include "apsp/solver/row_block.hpp"
 
 namespace apsp::test {

@@ -11,8 +11,8 @@
 
 #include "apsp/core/constants.hpp"
 #include "apsp/solver/blocked_fw.hpp"
-#include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/gpu/packed_tiles.hpp"
+#include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/row_block.hpp"
 #include "host_team.hpp"

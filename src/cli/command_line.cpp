@@ -35,7 +35,8 @@ struct RawOptions {
   CLI::Option* verify = nullptr;
 };
 
-void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
+// The input and how it is read.
+void define_input_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
   RunOptions& opt = cl.run;
   app.footer(
       "Kokkos options come first and are Kokkos' own: --kokkos-help lists them "
@@ -58,6 +59,11 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
   app.add_flag("--one-based", raw.one_based, "text edge lists: vertices are numbered from 1 (default 0)");
   raw.scale_option =
       app.add_option("--scale", raw.scale, "text input with real weights: w -> round(w * S)")->check(positive_real());
+}
+
+// What the solve writes and how it runs.
+void define_solve_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
+  RunOptions& opt = cl.run;
   app.add_flag("--no-output", opt.no_output, "solve (and check) without writing the V x V result");
   app.add_option("--predecessors", opt.predecessors,
                  "also write the V x V int32 predecessor matrix to this file: entry i*V + j is the vertex before j "
@@ -77,6 +83,11 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
                      std::to_string(kSeparatorShare) +
                      " vertices, where one more matrix fits; else natural). One process")
       ->check(CLI::IsMember({"auto", "natural", "nested"}));
+}
+
+// What the run reports and checks.
+void define_report_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
+  RunOptions& opt = cl.run;
   app.add_flag("-q,--quiet", cl.quiet, "print nothing but errors (and a FAILED check)");
   raw.verify = app.add_flag("--verify{default}", raw.verify_k,
                             "check K rows against Dijkstra (default 8; --verify alone: every row up to V = 512, "
@@ -98,6 +109,11 @@ void define_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
          "(another process on the CPUs can only lower one; delete the file to start again); efficiency_now is the "
          "solve against this measurement")
       ->excludes(no_ceiling);
+}
+
+// Where the run goes: the backend, the writers, the MPI layer's paths, the memory; the test hooks.
+void define_placement_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
+  RunOptions& opt = cl.run;
   app.add_option("--backend", opt.backend, "execution space to run on (default: Kokkos' default)");
   app.add_flag("--list-backends", "print the execution spaces this build enables and exit");
   app.add_option("--write-threads", opt.write_threads, "parallel writers for the output (default: up to 8)")
@@ -201,7 +217,10 @@ std::optional<CommandLine> parse_command_line(std::vector<char*> args, bool spea
                ": all-pairs shortest paths (blocked Floyd-Warshall, Kokkos).\n"
                "Reads a binary edge list (int32 V, E, then E x (src, dst, w)) and writes the V x V\n"
                "int32 distance matrix; unreachable pairs get 2^30-1."};
-  define_options(app, cl, raw);
+  define_input_options(app, cl, raw);
+  define_solve_options(app, cl, raw);
+  define_report_options(app, cl, raw);
+  define_placement_options(app, cl, raw);
   // Every rank parses the same arguments and reaches the same verdict; rank 0 prints it. The one
   // place where a usage error becomes one line and exit status 2.
   try {

@@ -78,6 +78,55 @@ nlohmann::json graph_of(const RunOptions& options, const RunReport* r) {
           {"weights", {g.min_weight, g.max_weight}}};
 }
 
+// The record's parts that are objects of their own (write_run_record).
+nlohmann::json seconds_json(const StageSeconds& s) {
+  return {{"startup", s.startup},
+          {"read", s.read},
+          {"vertex_order", s.order},
+          {"build", s.build},
+          {"solve", s.solve},
+          {"file_order", s.file_order},
+          {"mpi_broadcast_wait", s.mpi},
+          {"mpi_staging_wait", s.staging},
+          {"predecessor_search", s.predecessors},
+          {"verify", s.verify},
+          {"copy_back_wait", s.copy_back},
+          {"write", s.write},
+          {"total", s.total}};
+}
+
+nlohmann::json ceiling_json(const RunReport& r) {
+  using nlohmann::json;
+  if (!r.ceiling.known()) return json(nullptr);
+  return {{"relax_per_s", r.ceiling.relax_per_s},
+          {"int32_relax_per_s", r.ceiling.rates.int32},
+          {"uint16_relax_per_s", r.ceiling.rates.lanes16},
+          {"share_16bit", r.ceiling.share16},
+          {"share_left_out", r.ceiling.left_out},
+          {"efficiency", r.efficiency()},
+          {"measured_relax_per_s", r.efficiency_now() > 0 ? json(r.ceiling.measured_relax_per_s) : json(nullptr)},
+          {"efficiency_now", r.efficiency_now() > 0 ? json(r.efficiency_now()) : json(nullptr)},
+          {"basis", r.ceiling.basis}};
+}
+
+nlohmann::json rounds_json(const RunReport& r) {
+  using nlohmann::json;
+  if (!r.rounds.known()) return json(nullptr);
+  return {{"timed", r.rounds.timed},
+          {"median_relax_per_s", r.rounds.median},
+          {"median_efficiency", r.round_efficiency() > 0 ? json(r.round_efficiency()) : json(nullptr)},
+          {"slowest_relax_per_s", r.rounds.slowest},
+          {"slowest_round", r.rounds.slowest_round}};
+}
+
+nlohmann::json verify_json(const RunReport& r) {
+  return {{"verdict", verify_state(r)},
+          {"rows_checked", r.verify.rows_checked},
+          {"predecessors_checked", r.verify.predecessors},
+          {"reference_seconds", r.verify.seconds},
+          {"first_mismatch", r.verify.first_mismatch}};
+}
+
 }  // namespace
 
 void write_run_record(const std::string& path, const RunOptions& options, const RunReport& r) {
@@ -111,53 +160,18 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
       {"block_size", r.block},
       {"vertex_order", r.order},
       {"memory_bytes", {{"host", r.host_bytes}, {"device", r.device_bytes}}},
-      {"seconds",
-       {{"startup", r.seconds.startup},
-        {"read", r.seconds.read},
-        {"vertex_order", r.seconds.order},
-        {"build", r.seconds.build},
-        {"solve", r.seconds.solve},
-        {"file_order", r.seconds.file_order},
-        {"mpi_broadcast_wait", r.seconds.mpi},
-        {"mpi_staging_wait", r.seconds.staging},
-        {"predecessor_search", r.seconds.predecessors},
-        {"verify", r.seconds.verify},
-        {"copy_back_wait", r.seconds.copy_back},
-        {"write", r.seconds.write},
-        {"total", r.seconds.total}}},
+      {"seconds", seconds_json(r.seconds)},
       {"phase_seconds", r.phases_timed ? json{{"pivot", r.phase_seconds[0]},
                                               {"pivot_row_column", r.phase_seconds[1]},
                                               {"remaining", r.phase_seconds[2]}}
                                        : json(nullptr)},
       {"matrix16_from_round", r.matrix16_from > 0 ? json(r.matrix16_from) : json(nullptr)},
       {"relaxations_per_second", {{"solve", relax / r.seconds.solve}, {"total", relax / r.seconds.total}}},
-      {"ceiling", r.ceiling.known()
-                      ? json{{"relax_per_s", r.ceiling.relax_per_s},
-                             {"int32_relax_per_s", r.ceiling.rates.int32},
-                             {"uint16_relax_per_s", r.ceiling.rates.lanes16},
-                             {"share_16bit", r.ceiling.share16},
-                             {"share_left_out", r.ceiling.left_out},
-                             {"efficiency", r.efficiency()},
-                             {"measured_relax_per_s",
-                              r.efficiency_now() > 0 ? json(r.ceiling.measured_relax_per_s) : json(nullptr)},
-                             {"efficiency_now", r.efficiency_now() > 0 ? json(r.efficiency_now()) : json(nullptr)},
-                             {"basis", r.ceiling.basis}}
-                      : json(nullptr)},
-      {"rounds", r.rounds.known() ? json{{"timed", r.rounds.timed},
-                                         {"median_relax_per_s", r.rounds.median},
-                                         {"median_efficiency",
-                                          r.round_efficiency() > 0 ? json(r.round_efficiency()) : json(nullptr)},
-                                         {"slowest_relax_per_s", r.rounds.slowest},
-                                         {"slowest_round", r.rounds.slowest_round}}
-                                  : json(nullptr)},
+      {"ceiling", ceiling_json(r)},
+      {"rounds", rounds_json(r)},
       {"write_threads", r.write_threads},
       {"output_written", r.written},
-      {"verify",
-       {{"verdict", verify_state(r)},
-        {"rows_checked", r.verify.rows_checked},
-        {"predecessors_checked", r.verify.predecessors},
-        {"reference_seconds", r.verify.seconds},
-        {"first_mismatch", r.verify.first_mismatch}}},
+      {"verify", verify_json(r)},
   };
   write_json(path, record);
 }

@@ -22,6 +22,7 @@
 #include "apsp/io/edge_list_file.hpp"
 #include "cli/number_options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -54,28 +55,103 @@ void random_pairs(apsp::EdgeListFile& out, Rng& rng, int64_t lo, int64_t n, doub
   }
 }
 
-}  // namespace
-
-// Option set-up (CLI11) throws only on a programming error; the work itself is in a try.
-int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape)
+/// What the command line asks for.
+struct GenOptions {
   int64_t vertices = 0, edges = -1, components = 2, width = 0;
   uint64_t seed = 1;
   int32_t wmin = 0, wmax = 1000;
   std::string shape = "random", output;
-  CLI::App app{"apsp_gen: write a graph in apsp_kokkos' input format"};
-  app.add_option("-n,--vertices", vertices, "V")->required()->check(apsp::cli::integer_in(1, INT32_MAX));
-  app.add_option("-e,--edges", edges, "edges (expected count for random/components; default 5*V)")
+};
+
+void define_options(CLI::App& app, GenOptions& o) {
+  app.add_option("-n,--vertices", o.vertices, "V")->required()->check(apsp::cli::integer_in(1, INT32_MAX));
+  app.add_option("-e,--edges", o.edges, "edges (expected count for random/components; default 5*V)")
       ->check(apsp::cli::integer_in(0, INT64_MAX));
-  app.add_option("--seed", seed, "random seed")->check(apsp::cli::integer_in(0, INT64_MAX));
-  app.add_option("--min-weight", wmin, "smallest weight")->check(apsp::cli::integer_in(0, INT32_MAX));
-  app.add_option("--max-weight", wmax, "largest weight")->check(apsp::cli::integer_in(0, INT32_MAX));
-  app.add_option("--shape", shape, "random | chain | complete | components | grid")
+  app.add_option("--seed", o.seed, "random seed")->check(apsp::cli::integer_in(0, INT64_MAX));
+  app.add_option("--min-weight", o.wmin, "smallest weight")->check(apsp::cli::integer_in(0, INT32_MAX));
+  app.add_option("--max-weight", o.wmax, "largest weight")->check(apsp::cli::integer_in(0, INT32_MAX));
+  app.add_option("--shape", o.shape, "random | chain | complete | components | grid")
       ->check(CLI::IsMember({"random", "chain", "complete", "components", "grid"}));
-  app.add_option("--components", components, "number of components (shape components)")
+  app.add_option("--components", o.components, "number of components (shape components)")
       ->check(apsp::cli::positive_int());
-  app.add_option("--width", width, "vertices per row (shape grid; default floor(sqrt(V)))")
+  app.add_option("--width", o.width, "vertices per row (shape grid; default floor(sqrt(V)))")
       ->check(apsp::cli::integer_in(1, INT32_MAX));
-  app.add_option("output", output, "file to write")->required();
+  app.add_option("output", o.output, "file to write")->required();
+}
+
+void write_random(apsp::EdgeListFile& out, const GenOptions& o) {
+  apsp::RandomGraphSpec spec;
+  spec.vertices = o.vertices;
+  spec.edges = o.edges;
+  spec.seed = o.seed;
+  spec.min_weight = o.wmin;
+  spec.max_weight = o.wmax;
+  std::vector<int32_t> row;
+  for (int64_t i = 0; i < o.vertices; ++i) {
+    row.clear();
+    apsp::append_random_row(spec, i, row);
+    for (size_t k = 0; k < row.size(); k += 3) out.edge(row[k], row[k + 1], row[k + 2]);
+  }
+}
+
+void write_grid(apsp::EdgeListFile& out, Rng& rng, const GenOptions& o) {
+  const int64_t vertices = o.vertices;
+  int64_t width = o.width;
+  if (width == 0)
+    while ((width + 1) * (width + 1) <= vertices) ++width;
+  for (int64_t i = 0; i < vertices; ++i) {
+    if ((i + 1) % width != 0 && i + 1 < vertices) {
+      out.edge(int32_t(i), int32_t(i + 1), rng.between(o.wmin, o.wmax));
+      out.edge(int32_t(i + 1), int32_t(i), rng.between(o.wmin, o.wmax));
+    }
+    if (i + width < vertices) {
+      out.edge(int32_t(i), int32_t(i + width), rng.between(o.wmin, o.wmax));
+      out.edge(int32_t(i + width), int32_t(i), rng.between(o.wmin, o.wmax));
+    }
+  }
+}
+
+void write_components(apsp::EdgeListFile& out, Rng& rng, const GenOptions& o) {
+  const int64_t vertices = o.vertices, components = std::min(o.components, vertices);
+  double within = 0;
+  for (int64_t c = 0; c < components; ++c) {
+    // Component c is vertices [V c / K, V (c + 1) / K): whole-number bounds.
+    const int64_t lo = vertices * c / components, hi = vertices * (c + 1) / components;
+    const auto n = double(hi - lo);
+    within += n * (n - 1);
+  }
+  for (int64_t c = 0; c < components; ++c) {
+    const int64_t lo = vertices * c / components, hi = vertices * (c + 1) / components;
+    random_pairs(out, rng, lo, hi - lo, within > 0 ? double(o.edges) / within : 0.0, o.wmin, o.wmax);
+  }
+}
+
+/// The graph into `o.output`, committed; returns the edges written.
+int64_t write_graph(const GenOptions& o) {
+  Rng rng{o.seed * 0x2545f4914f6cdd1dULL + 12345};
+  apsp::EdgeListFile out(o.output);
+  if (o.shape == "chain") {
+    for (int64_t i = 0; i + 1 < o.vertices; ++i) out.edge(int32_t(i), int32_t(i + 1), rng.between(o.wmin, o.wmax));
+  } else if (o.shape == "complete") {
+    random_pairs(out, rng, 0, o.vertices, 1.0, o.wmin, o.wmax);
+  } else if (o.shape == "random") {
+    write_random(out, o);
+  } else if (o.shape == "grid") {
+    write_grid(out, rng, o);
+  } else {
+    write_components(out, rng, o);
+  }
+  out.commit(int32_t(o.vertices));
+  return out.edges();
+}
+
+}  // namespace
+
+// Option set-up (CLI11) throws only on a programming error; the work itself is in a try.
+int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape)
+  GenOptions o;
+  CLI::App app{"apsp_gen: write a graph in apsp_kokkos' input format"};
+  define_options(app, o);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -83,64 +159,16 @@ int main(int argc, char* argv[]) {  // NOLINT(bugprone-exception-escape)
     std::fprintf(stderr, "apsp_gen: error: %s (--help lists the options)\n", e.what());
     return 2;
   }
-  if (wmin > wmax) {
-    std::fprintf(stderr, "apsp_gen: error: --min-weight %d > --max-weight %d\n", wmin, wmax);
+  if (o.wmin > o.wmax) {
+    std::fprintf(stderr, "apsp_gen: error: --min-weight %d > --max-weight %d\n", o.wmin, o.wmax);
     return 2;
   }
-  if (edges < 0) edges = 5 * vertices;
-
+  if (o.edges < 0) o.edges = 5 * o.vertices;
   try {
-    Rng rng{seed * 0x2545f4914f6cdd1dULL + 12345};
-    apsp::EdgeListFile out(output);
-    if (shape == "chain") {
-      for (int64_t i = 0; i + 1 < vertices; ++i) out.edge(int32_t(i), int32_t(i + 1), rng.between(wmin, wmax));
-    } else if (shape == "complete") {
-      random_pairs(out, rng, 0, vertices, 1.0, wmin, wmax);
-    } else if (shape == "random") {
-      apsp::RandomGraphSpec spec;
-      spec.vertices = vertices;
-      spec.edges = edges;
-      spec.seed = seed;
-      spec.min_weight = wmin;
-      spec.max_weight = wmax;
-      std::vector<int32_t> row;
-      for (int64_t i = 0; i < vertices; ++i) {
-        row.clear();
-        apsp::append_random_row(spec, i, row);
-        for (size_t k = 0; k < row.size(); k += 3) out.edge(row[k], row[k + 1], row[k + 2]);
-      }
-    } else if (shape == "grid") {
-      if (width == 0)
-        while ((width + 1) * (width + 1) <= vertices) ++width;
-      for (int64_t i = 0; i < vertices; ++i) {
-        if ((i + 1) % width != 0 && i + 1 < vertices) {
-          out.edge(int32_t(i), int32_t(i + 1), rng.between(wmin, wmax));
-          out.edge(int32_t(i + 1), int32_t(i), rng.between(wmin, wmax));
-        }
-        if (i + width < vertices) {
-          out.edge(int32_t(i), int32_t(i + width), rng.between(wmin, wmax));
-          out.edge(int32_t(i + width), int32_t(i), rng.between(wmin, wmax));
-        }
-      }
-    } else {  // components
-      components = std::min(components, vertices);
-      double within = 0;
-      for (int64_t c = 0; c < components; ++c) {
-        // Component c is vertices [V c / K, V (c + 1) / K): whole-number bounds.
-        const int64_t lo = vertices * c / components, hi = vertices * (c + 1) / components;
-        const auto n = double(hi - lo);
-        within += n * (n - 1);
-      }
-      for (int64_t c = 0; c < components; ++c) {
-        const int64_t lo = vertices * c / components, hi = vertices * (c + 1) / components;
-        random_pairs(out, rng, lo, hi - lo, within > 0 ? double(edges) / within : 0.0, wmin, wmax);
-      }
-    }
-    out.commit(int32_t(vertices));
-    const int64_t written = out.edges();
-    std::fprintf(stderr, "apsp_gen: %s: V=%lld E=%lld shape=%s seed=%llu\n", output.c_str(),
-                 static_cast<long long>(vertices), static_cast<long long>(written), shape.c_str(),
-                 static_cast<unsigned long long>(seed));
+    const int64_t written = write_graph(o);
+    std::fprintf(stderr, "apsp_gen: %s: V=%lld E=%lld shape=%s seed=%llu\n", o.output.c_str(),
+                 static_cast<long long>(o.vertices), static_cast<long long>(written), o.shape.c_str(),
+                 static_cast<unsigned long long>(o.seed));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "apsp_gen: error: %s\n", e.what());
     return 1;

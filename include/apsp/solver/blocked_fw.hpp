@@ -23,13 +23,13 @@
 #include "apsp/backends/backend_traits.hpp"
 #include "apsp/solver/block_size.hpp"
 #include "apsp/solver/distance_matrix.hpp"
+#include "apsp/solver/gpu/pair_rounds.hpp"
+#include "apsp/solver/gpu/slice_staging.hpp"
 #include "apsp/solver/host/rounds.hpp"
 #include "apsp/solver/host/sixteen.hpp"
-#include "apsp/solver/gpu/pair_rounds.hpp"
 #include "apsp/solver/phase_kernels.hpp"
 #include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/row_block.hpp"
-#include "apsp/solver/gpu/slice_staging.hpp"
 
 namespace apsp {
 

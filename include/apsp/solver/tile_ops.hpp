@@ -10,11 +10,11 @@
 #include <type_traits>
 
 #include "apsp/backends/backend_traits.hpp"
-#include "apsp/solver/host/tiles.hpp"
 #include "apsp/solver/gpu/register_tiles.hpp"
-#include "apsp/solver/round_operands.hpp"
 #include "apsp/solver/gpu/slice_staging.hpp"
 #include "apsp/solver/gpu/thread_tile.hpp"
+#include "apsp/solver/host/tiles.hpp"
+#include "apsp/solver/round_operands.hpp"
 
 namespace apsp::Impl {
 

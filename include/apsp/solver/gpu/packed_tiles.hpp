@@ -52,97 +52,24 @@
 
 #include <cstdint>
 
-#include "apsp/backends/backend_traits.hpp"
 #include "apsp/core/constants.hpp"
+#include "apsp/solver/gpu/packed_lanes.hpp"
 #include "apsp/solver/round_operands.hpp"
-#include "apsp/solver/gpu/slice_staging.hpp"
-#include "apsp/solver/gpu/thread_tile.hpp"
 
 namespace apsp::Impl {
 
 // 32-bit offsets on purpose (see tile_ops.hpp).
 // NOLINTBEGIN(bugprone-implicit-widening-of-multiplication-result)
 
-/// The packed product for a backend whose traits set kPackedTiles: B = kMaxBlock, slices of
-/// kMaxSlice pivots, one thread per 8 x 8 block of the tile. What the traits provide:
-/// packed_min_plus(c, a, b) (per 16-bit lane, min(c, a + b)) and team_all(team, v) (v on every
-/// thread of the team; a barrier).
+/// The packed product for a backend whose traits set kPackedTiles (its lanes: PackedLanes). What
+/// the traits provide beside the lanes': team_all(team, v) (v on every thread of the team; a
+/// barrier).
 template <class Traits>
-struct PackedTiles {
-  static constexpr int B = Traits::kMaxBlock;
-  static constexpr int S = Traits::kMaxSlice;
-  static constexpr int kThreads = ThreadTile<Traits>::count(B);
-  static constexpr uint32_t kCap = 0x7fff;
-  static constexpr int32_t kSmall = (kCap - 1) / 2;  ///< an operand's finite entries, for case 2
-  // A thread's block: rows ty * 4 + [0, 4) and B / 2 + ty * 4 + [0, 4) (two runs of four, so
-  // that a warp's A operands are two 16-byte words), columns tx * 8 + [0, 8): four words of two.
-  static constexpr int kRows = 8, kRowRun = 4, kCols = 8, kWords = kCols / 2;
-  static constexpr int kColThreads = B / kCols;
-  static_assert(kThreads == kColThreads * (B / kRows), "one thread per 8 x 8 block of the tile");
-  // A staged slice: A's B rows by S pivots, pivot-major, each value twice in its word (so one
-  // 16-byte load gives four rows' operands ready for a packed add); then Bk's S rows by B
-  // columns, two columns per word. Rows padded by 4 words (16-byte aligned).
-  static constexpr int kAPitch = B + 4;  // past B: padding (product() keeps case 3's offsets there)
-  static constexpr int kBPitch = B / 2 + 4;
-  static constexpr int kBOffset = S * kAPitch;
-  static constexpr int kBuffer = kBOffset + S * kBPitch;
-  // Its two buffers fit in the int32 product's two, the scratch it is given.
-  static_assert(kBuffer <= ProductShape<Traits, Fixed<B>, Fixed<S>>{}.buffer(), "scratch");
-  // Staging: thread `me` takes A's row me % B, pivots [(me / B) * kAPer, + kAPer), and (if
-  // me < kBThreads) Bk's pivot row me / kColThreads, columns (me % kColThreads) * 8 + [0, 8).
-  static constexpr int kAGroups = kThreads / B;
-  static constexpr int kAPer = S / kAGroups;
-  static constexpr int kBThreads = S * kColThreads;
-  static_assert(kThreads % B == 0 && S % kAGroups == 0 && kAPer % 4 == 0 && kBThreads <= kThreads,
-                "whole 16-byte runs per thread");
-
-  /// One thread's share of staging a slice: loaded into registers before the current slice is
-  /// relaxed, capped, packed and stored into the other buffer after it, so that nothing waits
-  /// for the loads meanwhile.
-  struct Staging {
-    int a_src, b_src;  ///< offsets of this thread's runs in the next slice, from a and bk
-    int a_dst, b_dst;  ///< and in a slice buffer
-    bool b_part;       ///< whether this thread stores a run of Bk (every thread loads one)
-    int32_t held_a[kAPer];
-    int32_t held_b[kCols];
-
-    KOKKOS_FORCEINLINE_FUNCTION Staging(int me, int64_t ld)
-        : a_src((me % B) * int(ld) + (me / B) * kAPer),
-          b_src((me / kColThreads % S) * int(ld) + (me % kColThreads) * kCols),
-          a_dst((me / B) * kAPer * kAPitch + me % B),
-          b_dst(kBOffset + (me / kColThreads % S) * kBPitch + (me % kColThreads) * kWords),
-          b_part(me < kBThreads),
-          held_a{},
-          held_b{} {}
-    KOKKOS_FORCEINLINE_FUNCTION void load(const int32_t* a, const int32_t* bk, int64_t ld) {
-      Traits::template copy_run<kAPer>(held_a, a + a_src);
-      Traits::template copy_run<kCols>(held_b, bk + b_src);
-      a_src += S;
-      b_src += S * int(ld);
-    }
-    /// Packs the held entries into `buf`; kShifted (case 3): less a0 (A's) and b0 (Bk's), each
-    /// entry packed as soon as it is shifted.
-    template <bool kShifted>
-    KOKKOS_FORCEINLINE_FUNCTION void store(int32_t* buf, int32_t a0 = 0, int32_t b0 = 0) const {
-      APSP_UNROLL
-      for (int j = 0; j < kAPer; ++j) {
-        const int32_t x = kShifted ? held_a[j] - a0 : held_a[j];
-        buf[a_dst + j * kAPitch] = Traits::pack_capped(x, x);
-      }
-      int32_t w[kWords];
-      APSP_UNROLL
-      for (int q = 0; q < kWords; ++q)
-        w[q] = kShifted ? Traits::pack_capped(held_b[2 * q] - b0, held_b[2 * q + 1] - b0)
-                        : Traits::pack_capped(held_b[2 * q], held_b[2 * q + 1]);
-      if (kBThreads == kThreads || b_part) Traits::template store_run<kWords>(buf + b_dst, w);
-    }
-  };
-
-  /// Which case above a product takes: 1, 2 or 3.
-  enum class Lanes { fit, inf_held, shifted };
-
-  /// Whether every entry of a tile is INF or at most kSmall: an operand of case 2 (above).
-  KOKKOS_INLINE_FUNCTION static bool small_entry(int32_t v) { return v <= kSmall || v == kInf; }
+struct PackedTiles : PackedLanes<Traits> {
+  using Base = PackedLanes<Traits>;
+  using Base::B, Base::S, Base::kCap, Base::kRows, Base::kRowRun, Base::kCols, Base::kWords, Base::kColThreads,
+      Base::kBuffer;
+  using typename Base::Lanes, typename Base::Staging;
 
   /// c = min(c, a (min,+) bk) over the B pivots of a whole round (kRounds whole rounds: A's
   /// kRounds B columns from a, Bk's kRounds B rows from bk, one round after the other), in
@@ -168,43 +95,70 @@ struct PackedTiles {
     int32_t a_least = 0, bk_least = 0;
     const bool shiftable = marks.least_entries(a_least, bk_least) && a_least + bk_least < kInf - int32_t(kCap);
     int32_t acc[kRows][kWords];
-    uint32_t seen = 0;  // every bit set in some entry of this thread's block
-    // The same of every entry + 1: bits 15 to 29 are clear iff every entry is below kCap or INF
-    // (INF + 1 = 2^30; entries are distances, at most INF): case 2's condition on C.
-    uint32_t seen_next = 0;
-    int32_t top = 0;  // the largest entry: case 3's condition on C
     const int32_t* corner = c + (ty * kRowRun) * ld + tx * kCols;
-    APSP_UNROLL
-    for (int i = 0; i < kRows; ++i) {
-      int32_t v[kCols];
-      Traits::template copy_run<kCols>(v, corner + row_offset(i) * ld);
-      APSP_UNROLL
-      for (int q = 0; q < kWords; ++q) {
-        seen |= uint32_t(v[2 * q]) | uint32_t(v[2 * q + 1]);
-        seen_next |= (uint32_t(v[2 * q]) + 1u) | (uint32_t(v[2 * q + 1]) + 1u);
-        top = Traits::max3(top, v[2 * q], v[2 * q + 1]);
-        acc[i][q] = Traits::pack_capped(v[2 * q], v[2 * q + 1]);
-      }
-    }
+    const Seen seen = load_c(acc, corner, ld);
     // Case 1, else case 2, else case 3 (a vote each, only for tiles that fail the ones before,
     // none where the marks rule a case out). Case 3 reads C again for its shifted lanes.
     Lanes lanes = Lanes::fit;
-    if (!Traits::team_all(team, (seen & ~kCap) == 0)) {
+    if (!Traits::team_all(team, (seen.bits & ~kCap) == 0)) {
       constexpr uint32_t kLong = uint32_t(kInf) & ~kCap;  // bits 15 to 29
-      if (marked && Traits::team_all(team, (seen_next & kLong) == 0))
+      if (marked && Traits::team_all(team, (seen.bits_next & kLong) == 0))
         lanes = Lanes::inf_held;
-      else if (shiftable && Traits::team_all(team, top - (a_least + bk_least) <= int32_t(kCap)))
+      else if (shiftable && Traits::team_all(team, seen.top - (a_least + bk_least) <= int32_t(kCap)))
         lanes = Lanes::shifted;
       else
         return false;
-      if (lanes == Lanes::shifted) load_shifted(acc, corner, ld, a_least + bk_least);
+      if (lanes == Lanes::shifted) Base::load_shifted(acc, corner, ld, a_least + bk_least);
     }
+    relax_slices<kRounds>(team, acc, staging, a, bk, ld, scratch, lanes == Lanes::shifted, a_least, bk_least, ty, tx);
 
-    // The slices. Case 3 shifts the operands as it stages them, by a0 and b0 that wait in the
-    // first slice buffer's padding (row 0 of A, past its B columns: no slice is staged there) and
-    // are read back for each slice after its barrier: the loop keeps no register for them, and
-    // cases 1 and 2 only branch past the shift (the same way on every thread).
-    const bool shifted = lanes == Lanes::shifted;
+    int32_t* out = Traits::recompute_later(c + (ty * kRowRun) * ld + tx * kCols);
+    if (lanes == Lanes::fit)
+      Base::template store<Lanes::fit>(acc, out, ld);
+    else if (lanes == Lanes::inf_held)
+      Base::template store<Lanes::inf_held>(acc, out, ld);
+    else
+      Base::template store<Lanes::shifted>(acc, out, ld, scratch[B] + scratch[B + 1]);
+    return true;
+  }
+
+ private:
+  /// What a thread saw of its block of C as it loaded it: the cases' conditions on C.
+  struct Seen {
+    uint32_t bits = 0;  ///< every bit set in some entry of this thread's block
+    /// The same of every entry + 1: bits 15 to 29 are clear iff every entry is below kCap or INF
+    /// (INF + 1 = 2^30; entries are distances, at most INF): case 2's condition on C.
+    uint32_t bits_next = 0;
+    int32_t top = 0;  ///< the largest entry: case 3's condition on C
+  };
+
+  /// A thread's block of C into its lanes, capped (cases 1 and 2), and what it saw of it.
+  KOKKOS_FORCEINLINE_FUNCTION static Seen load_c(int32_t (&acc)[kRows][kWords], const int32_t* corner, int64_t ld) {
+    Seen seen;
+    APSP_UNROLL
+    for (int i = 0; i < kRows; ++i) {
+      int32_t v[kCols];
+      Traits::template copy_run<kCols>(v, corner + Base::row_offset(i) * ld);
+      APSP_UNROLL
+      for (int q = 0; q < kWords; ++q) {
+        seen.bits |= uint32_t(v[2 * q]) | uint32_t(v[2 * q + 1]);
+        seen.bits_next |= (uint32_t(v[2 * q]) + 1u) | (uint32_t(v[2 * q + 1]) + 1u);
+        seen.top = Traits::max3(seen.top, v[2 * q], v[2 * q + 1]);
+        acc[i][q] = Traits::pack_capped(v[2 * q], v[2 * q + 1]);
+      }
+    }
+    return seen;
+  }
+
+  /// The slices. Case 3 shifts the operands as it stages them, by a0 and b0 that wait in the
+  /// first slice buffer's padding (row 0 of A, past its B columns: no slice is staged there) and
+  /// are read back for each slice after its barrier: the loop keeps no register for them, and
+  /// cases 1 and 2 only branch past the shift (the same way on every thread).
+  template <int kRounds, class Team>
+  KOKKOS_FORCEINLINE_FUNCTION static void relax_slices(const Team& team, int32_t (&acc)[kRows][kWords],
+                                                       Staging& staging, const int32_t* a, const int32_t* bk,
+                                                       int64_t ld, int32_t* scratch, bool shifted, int32_t a_least,
+                                                       int32_t bk_least, int ty, int tx) {
     if (shifted) {
       staging.template store<true>(scratch, a_least, bk_least);
       if (team.team_rank() == 0) {
@@ -220,90 +174,14 @@ struct PackedTiles {
     // which the barrier ending slice s - 1 released.
     for (int s = 0; s + 1 < kSlices; ++s) {
       staging.load(a, bk, ld);
-      relax(acc, scratch + (s & 1) * kBuffer, ty, tx);
+      Base::relax(acc, scratch + (s & 1) * kBuffer, ty, tx);
       if (shifted)
         staging.template store<true>(scratch + ((s + 1) & 1) * kBuffer, scratch[B], scratch[B + 1]);
       else
         staging.template store<false>(scratch + ((s + 1) & 1) * kBuffer);
       team.team_barrier();
     }
-    relax(acc, scratch + ((kSlices - 1) & 1) * kBuffer, ty, tx);
-
-    int32_t* out = Traits::recompute_later(c + (ty * kRowRun) * ld + tx * kCols);
-    if (lanes == Lanes::fit)
-      store<Lanes::fit>(acc, out, ld);
-    else if (lanes == Lanes::inf_held)
-      store<Lanes::inf_held>(acc, out, ld);
-    else
-      store<Lanes::shifted>(acc, out, ld, scratch[B] + scratch[B + 1]);
-    return true;
-  }
-
-  /// (Case 3) A thread's block of C read again into its lanes as c - o, 0 where c is below o.
-  KOKKOS_FORCEINLINE_FUNCTION static void load_shifted(int32_t (&acc)[kRows][kWords], const int32_t* corner, int64_t ld,
-                                                       int32_t base) {
-    APSP_UNROLL
-    for (int i = 0; i < kRows; ++i) {
-      int32_t v[kCols];
-      Traits::template copy_run<kCols>(v, corner + row_offset(i) * ld);
-      APSP_UNROLL
-      for (int j = 0; j < kCols; ++j) v[j] = v[j] - base > 0 ? v[j] - base : 0;
-      APSP_UNROLL
-      for (int q = 0; q < kWords; ++q) acc[i][q] = Traits::pack_capped(v[2 * q], v[2 * q + 1]);
-    }
-  }
-
-  /// A thread's block from its lanes to C (from `out`); in case 2 a lane at kCap or above is
-  /// INF; in case 3 an entry is min(c, base + lane), C read again.
-  template <Lanes kLanes>
-  KOKKOS_FORCEINLINE_FUNCTION static void store(const int32_t (&acc)[kRows][kWords], int32_t* out, int64_t ld,
-                                                int32_t base = 0) {
-    // lo = x - hi * 2^16, an IMAD (the FMA pipe): with the constant in view the compiler turns
-    // it back into x & 0xffff, a LOP3 on the ALU pipe.
-    const uint32_t unit = Traits::recompute_later(0x10000u);
-    APSP_UNROLL
-    for (int i = 0; i < kRows; ++i) {
-      int32_t v[kCols];
-      APSP_UNROLL
-      for (int q = 0; q < kWords; ++q) {
-        const uint32_t hi = uint32_t(acc[i][q]) >> 16;
-        v[2 * q] = int32_t(uint32_t(acc[i][q]) - hi * unit);
-        v[2 * q + 1] = int32_t(hi);
-      }
-      if constexpr (kLanes == Lanes::inf_held) {
-        APSP_UNROLL
-        for (int j = 0; j < kCols; ++j) v[j] = uint32_t(v[j]) >= kCap ? kInf : v[j];
-      }
-      if constexpr (kLanes == Lanes::shifted) {
-        int32_t was[kCols];
-        Traits::template copy_run<kCols>(was, out + row_offset(i) * ld);
-        APSP_UNROLL
-        for (int j = 0; j < kCols; ++j) v[j] = v[j] + base < was[j] ? v[j] + base : was[j];
-      }
-      Traits::template store_run<kCols>(out + row_offset(i) * ld, v);
-    }
-  }
-
-  /// Row i of a thread's block, from its first row.
-  KOKKOS_FORCEINLINE_FUNCTION static constexpr int row_offset(int i) { return (i / kRowRun) * (B / 2) + i % kRowRun; }
-
-  /// The S pivots of one staged slice against a thread's block: per pivot two 16-byte loads of
-  /// A (eight rows, each value twice), one of Bk (eight columns) and 32 packed add-mins.
-  KOKKOS_FORCEINLINE_FUNCTION static void relax(int32_t (&acc)[kRows][kWords], const int32_t* buf, int ty, int tx) {
-    const int32_t* a_rows = buf + ty * kRowRun;
-    const int32_t* b_cols = buf + kBOffset + tx * kWords;
-    APSP_UNROLL
-    for (int p = 0; p < S; ++p) {
-      int32_t av[kRows], bv[kWords];
-      Traits::template copy_run<kRowRun>(av, a_rows + p * kAPitch);
-      Traits::template copy_run<kRowRun>(av + kRowRun, a_rows + p * kAPitch + B / 2);
-      Traits::template copy_run<kWords>(bv, b_cols + p * kBPitch);
-      APSP_UNROLL
-      for (int i = 0; i < kRows; ++i) {
-        APSP_UNROLL
-        for (int q = 0; q < kWords; ++q) acc[i][q] = Traits::packed_min_plus(acc[i][q], av[i], bv[q]);
-      }
-    }
+    Base::relax(acc, scratch + ((kSlices - 1) & 1) * kBuffer, ty, tx);
   }
 };
 

@@ -20,15 +20,16 @@
 #include <cstdint>
 
 #include "apsp/solver/gpu/pair_kernels.hpp"
-#include "apsp/solver/phase_kernels.hpp"
 #include "apsp/solver/gpu/round_block_kernels.hpp"
+#include "apsp/solver/phase_kernels.hpp"
 #include "apsp/solver/round_operands.hpp"
 
 namespace apsp::Impl {
 
 /// `FW`: a BlockedFloydWarshall (its phases, its launch helpers, its tile operations).
 template <class FW>
-struct PairRounds {
+class PairRounds {
+ public:
   using Ops = typename FW::Operations;
   using ExecSpace = typename FW::Space;
   using Runtime = typename FW::Runtime;
@@ -85,130 +86,161 @@ struct PairRounds {
   /// four, eight and sixteen rounds as `wide` says.
   template <class AfterRound>
   static void solve(const Matrix& d, AfterRound&& after_round, int64_t* lanes16, const Wide& wide = {}) {
-    using Tiles = Impl::PairTiles<Value>;
-    const Block rb = FW::whole(d);
-    const int rounds = d.blocks(), B = d.block, nb = int(d.n / B);
-    const ExecSpace main;
-    const ExecSpace side = Runtime::side_instance();
-    typename Runtime::Event opened, rest_done, cross_done;
-    const RoundOps round_ops(rb);
-    // The strip marks of a wide block: two sets for the fused products (the next
-    // block's opening marks its own while the rest of the current one reads these), then one
-    // for the opening's product of the strips; behind them the strips' least entries.
-    const int64_t strip_least = Ops::kKeepsLeast ? 6 * int64_t(nb) : 0;
-    const Kokkos::View<int32_t*, typename ExecSpace::memory_space> strip_marks(
-        "apsp::strip_marks", rounds >= std::min({wide.fours_from, wide.eights_from, wide.sixteens_from})
-                                 ? size_t(6 * int64_t(nb) + strip_least)
-                                 : size_t(0));
-    int wide_blocks = 0;  // blocks of four, eight or sixteen opened
-    auto wide_marks = [&](int block) { return strip_marks.data() + (block % 2) * 2 * nb; };
-    int32_t* const opening_marks = strip_marks.data() + 4 * nb;
-    auto mark_strips = [&](int k, int size, int32_t* to) {
-      if constexpr (Ops::kMarksOperands)
-        Kokkos::parallel_for("apsp::strip_marks", Kokkos::TeamPolicy<ExecSpace>(side, 2 * nb, Kokkos::AUTO),
-                             Impl::StripMarkKernel<Ops>{rb.rows, rb.n, B, k, size, nb, to, strip_least});
-    };
-    // The R rounds' product of the tiles of one part of the block of `size` rounds from k.
-    auto wide_part = [&](const ExecSpace& exec, int k, int size, int next, typename Impl::BlockTiles<Value>::Part which,
-                         const int32_t* marks) {
-      const Impl::BlockTiles<Value> t{rb.rows, rb.n, B, k, size, nb, next, which, marks, lanes16, strip_least};
-      if (t.league() == 0) return;
-      const auto p = FW::policy(exec, t.league(), B, Ops::product_scratch(B));
-      if (size == 16)
-        Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 16>{t});
-      else if (size == 8)
-        Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 8>{t});
-      else
-        Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 4>{t});
-    };
-    // Phases 1 and 2 of round r (their marks), and the marks phase 3 reads.
-    auto open_round = [&](int r) {
-      FW::phase1(rb, r, side);
-      FW::phase2(rb, r, rb.tile_row(r), true, true, side, lanes16, round_ops.marks_of(rb, r));
-      return FW::marked(round_ops, rb, r, side);
-    };
-    // A block of `size` rounds from k: a pair also takes round k's phase 3 on row and column k + 1.
-    auto open_block = [&](int k, int size) {
-      if (size >= 4) {
-        // The diagonal block D closed: each round's three phases on D as a matrix of `size` tile
-        // rows (the round's marks as a round's: phase 2 sets them, phase 3 reads them).
-        const Block diagonal = rb.diagonal(k, size);
-        for (int r = 0; r < size; ++r) {
-          FW::phase1(diagonal, r, side);
-          FW::phase2(diagonal, r, diagonal.tile_row(r), true, true, side, lanes16, round_ops.marks_of(rb, k + r));
-          FW::phase3(diagonal, r, diagonal.tile_row(r), side, FW::marked(round_ops, rb, k + r, side), lanes16);
-        }
-        // The strips through D in one product each, then their marks for the fused products.
-        mark_strips(k, size, opening_marks);
-        wide_part(side, k, size, 0, Impl::BlockTiles<Value>::strips, Ops::kMarksOperands ? opening_marks : nullptr);
-        mark_strips(k, size, wide_marks(wide_blocks));
-        ++wide_blocks;
-        Runtime::record(opened, side);
-        return;
-      }
-      const PackedRound first = open_round(k);
-      if (size == 2) {
-        FW::template launch_product<Impl::NextPivotCrossKernel>(
-            "apsp::phase3_next_pivot_cross", side, 2 * nb - 3,
-            Impl::NextPivotCross<Value>{rb.rows, rb.n, B, k, nb, rb.pivots(k), first, lanes16});
-        open_round(k + 1);
-      }
-      Runtime::record(opened, side);
-    };
-    auto pair_part = [&](const ExecSpace& exec, int k, int next, typename Tiles::Part part) {
-      const Tiles t{rb.rows,
-                    rb.n,
-                    B,
-                    k,
-                    nb,
-                    next,
-                    part,
-                    round_ops.pack_marked(rb, k, rb.tile_row(k), exec),
-                    round_ops.pack_marked(rb, k + 1, rb.tile_row(k + 1), exec),
-                    lanes16};
-      if (t.league() == 0) return;
-      const auto p = FW::policy(exec, t.league(), B, Ops::product_scratch(B));
-      if (t.fused())
-        Kokkos::parallel_for("apsp::phase3_round_pair", p, Impl::PairTilesKernel<Ops, true>{t});
-      else
-        Kokkos::parallel_for("apsp::phase3_round_pair_lagging", p, Impl::PairTilesKernel<Ops, false>{t});
-    };
-    open_block(0, block_rounds(rb, 0, rounds, wide));
+    PairRounds driver(d, lanes16, wide);
+    const int rounds = d.blocks();
+    driver.open_block(0, block_rounds(driver.rb_, 0, rounds, wide));
     for (int k = 0; k < rounds;) {
-      const int size = block_rounds(rb, k, rounds, wide), after = k + size;
-      const int next = after < rounds ? block_rounds(rb, after, rounds, wide) : 0;
-      Runtime::wait(main, opened);
-      if (size >= 4) {
-        const int32_t* marks = Ops::kMarksOperands ? wide_marks(wide_blocks - 1) : nullptr;
-        if (next > 0) {
-          Runtime::wait(side, rest_done);  // the last block's: recorded again below
-          wide_part(side, k, size, next, Impl::BlockTiles<Value>::cross, marks);
-        }
-        wide_part(main, k, size, next, Impl::BlockTiles<Value>::rest, marks);
-        Runtime::record(rest_done, main);
-      } else if (size == 2) {
-        if (next > 0) {
-          Runtime::wait(side, rest_done);  // the last block's: recorded again below
-          pair_part(side, k, next, Tiles::cross_fused);
-          pair_part(side, k, next, Tiles::cross_lagging);
-          Runtime::record(cross_done, side);
-        }
-        pair_part(main, k, next, Tiles::rest_fused);
-        if (next > 0) Runtime::wait(main, cross_done);
-        pair_part(main, k, next, Tiles::rest_lagging);
-        Runtime::record(rest_done, main);
-      } else if (next > 0) {  // one round, then one more: as solve_with_lookahead
-        FW::phase3_ahead(rb, k, round_ops.pack_marked(rb, k, rb.tile_row(k), main), main, side, rest_done, lanes16);
-      } else {
-        FW::phase3(rb, k, rb.tile_row(k), main, round_ops.pack_marked(rb, k, rb.tile_row(k), main), lanes16);
-      }
-      if (next > 0) open_block(after, next);
+      const int size = block_rounds(driver.rb_, k, rounds, wide), after = k + size;
+      const int next = after < rounds ? block_rounds(driver.rb_, after, rounds, wide) : 0;
+      driver.run_block(k, size, next);
+      if (next > 0) driver.open_block(after, next);
       for (int r = k + 1; r <= after; ++r) after_round(r, rounds);
       k = after;
     }
-    side.fence();
-    main.fence();
+    driver.side_.fence();
+    driver.main_.fence();
   }
+
+ private:
+  using Tiles = Impl::PairTiles<Value>;
+  using Wides = Impl::BlockTiles<Value>;
+
+  PairRounds(const Matrix& d, int64_t* lanes16, const Wide& wide)
+      : rb_(FW::whole(d)),
+        B_(d.block),
+        nb_(int(d.n / d.block)),
+        side_(Runtime::side_instance()),
+        round_ops_(rb_),
+        // The strip marks of a wide block: two sets for the fused products (the next block's
+        // opening marks its own while the rest of the current one reads these), then one for the
+        // opening's product of the strips; behind them the strips' least entries.
+        strip_least_(Ops::kKeepsLeast ? 6 * int64_t(nb_) : 0),
+        strip_marks_("apsp::strip_marks",
+                     d.blocks() >= std::min({wide.fours_from, wide.eights_from, wide.sixteens_from})
+                         ? size_t(6 * int64_t(nb_) + strip_least_)
+                         : size_t(0)),
+        lanes16_(lanes16) {}
+
+  int32_t* wide_marks(int block) const { return strip_marks_.data() + (block % 2) * 2 * nb_; }
+  int32_t* opening_marks() const { return strip_marks_.data() + 4 * nb_; }
+
+  void mark_strips(int k, int size, int32_t* to) const {
+    if constexpr (Ops::kMarksOperands)
+      Kokkos::parallel_for("apsp::strip_marks", Kokkos::TeamPolicy<ExecSpace>(side_, 2 * nb_, Kokkos::AUTO),
+                           Impl::StripMarkKernel<Ops>{rb_.rows, rb_.n, B_, k, size, nb_, to, strip_least_});
+  }
+
+  /// The R rounds' product of the tiles of one part of the block of `size` rounds from k.
+  void wide_part(const ExecSpace& exec, int k, int size, int next, typename Wides::Part which,
+                 const int32_t* marks) const {
+    const Wides t{rb_.rows, rb_.n, B_, k, size, nb_, next, which, marks, lanes16_, strip_least_};
+    if (t.league() == 0) return;
+    const auto p = FW::policy(exec, t.league(), B_, Ops::product_scratch(B_));
+    if (size == 16)
+      Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 16>{t});
+    else if (size == 8)
+      Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 8>{t});
+    else
+      Kokkos::parallel_for("apsp::phase3_round_block", p, Impl::BlockTilesKernel<Ops, 4>{t});
+  }
+
+  /// Phases 1 and 2 of round r (their marks), and the marks phase 3 reads.
+  PackedRound open_round(int r) const {
+    FW::phase1(rb_, r, side_);
+    FW::phase2(rb_, r, rb_.tile_row(r), true, true, side_, lanes16_, round_ops_.marks_of(rb_, r));
+    return FW::marked(round_ops_, rb_, r, side_);
+  }
+
+  /// A block of `size` rounds from k, on the side queue: a pair also takes round k's phase 3 on
+  /// row and column k + 1.
+  void open_block(int k, int size) {
+    if (size >= 4) {
+      // The diagonal block D closed: each round's three phases on D as a matrix of `size` tile
+      // rows (the round's marks as a round's: phase 2 sets them, phase 3 reads them).
+      const Block diagonal = rb_.diagonal(k, size);
+      for (int r = 0; r < size; ++r) {
+        FW::phase1(diagonal, r, side_);
+        FW::phase2(diagonal, r, diagonal.tile_row(r), true, true, side_, lanes16_, round_ops_.marks_of(rb_, k + r));
+        FW::phase3(diagonal, r, diagonal.tile_row(r), side_, FW::marked(round_ops_, rb_, k + r, side_), lanes16_);
+      }
+      // The strips through D in one product each, then their marks for the fused products.
+      mark_strips(k, size, opening_marks());
+      wide_part(side_, k, size, 0, Wides::strips, Ops::kMarksOperands ? opening_marks() : nullptr);
+      mark_strips(k, size, wide_marks(wide_blocks_));
+      ++wide_blocks_;
+      Runtime::record(opened_, side_);
+      return;
+    }
+    const PackedRound first = open_round(k);
+    if (size == 2) {
+      FW::template launch_product<Impl::NextPivotCrossKernel>(
+          "apsp::phase3_next_pivot_cross", side_, 2 * nb_ - 3,
+          Impl::NextPivotCross<Value>{rb_.rows, rb_.n, B_, k, nb_, rb_.pivots(k), first, lanes16_});
+      open_round(k + 1);
+    }
+    Runtime::record(opened_, side_);
+  }
+
+  /// One part of a pair's phase 3 (the pair from round k) on `exec`.
+  void pair_part(const ExecSpace& exec, int k, int next, typename Tiles::Part part) const {
+    const Tiles t{rb_.rows,
+                  rb_.n,
+                  B_,
+                  k,
+                  nb_,
+                  next,
+                  part,
+                  round_ops_.pack_marked(rb_, k, rb_.tile_row(k), exec),
+                  round_ops_.pack_marked(rb_, k + 1, rb_.tile_row(k + 1), exec),
+                  lanes16_};
+    if (t.league() == 0) return;
+    const auto p = FW::policy(exec, t.league(), B_, Ops::product_scratch(B_));
+    if (t.fused())
+      Kokkos::parallel_for("apsp::phase3_round_pair", p, Impl::PairTilesKernel<Ops, true>{t});
+    else
+      Kokkos::parallel_for("apsp::phase3_round_pair_lagging", p, Impl::PairTilesKernel<Ops, false>{t});
+  }
+
+  /// Phase 3 of the block of `size` rounds from k, once it is open; `next`: the size of the
+  /// block after it (0: none), whose tile row and column the side queue takes first.
+  void run_block(int k, int size, int next) {
+    Runtime::wait(main_, opened_);
+    if (size >= 4) {
+      const int32_t* marks = Ops::kMarksOperands ? wide_marks(wide_blocks_ - 1) : nullptr;
+      if (next > 0) {
+        Runtime::wait(side_, rest_done_);  // the last block's: recorded again below
+        wide_part(side_, k, size, next, Wides::cross, marks);
+      }
+      wide_part(main_, k, size, next, Wides::rest, marks);
+      Runtime::record(rest_done_, main_);
+    } else if (size == 2) {
+      if (next > 0) {
+        Runtime::wait(side_, rest_done_);  // the last block's: recorded again below
+        pair_part(side_, k, next, Tiles::cross_fused);
+        pair_part(side_, k, next, Tiles::cross_lagging);
+        Runtime::record(cross_done_, side_);
+      }
+      pair_part(main_, k, next, Tiles::rest_fused);
+      if (next > 0) Runtime::wait(main_, cross_done_);
+      pair_part(main_, k, next, Tiles::rest_lagging);
+      Runtime::record(rest_done_, main_);
+    } else if (next > 0) {  // one round, then one more: as solve_with_lookahead
+      FW::phase3_ahead(rb_, k, round_ops_.pack_marked(rb_, k, rb_.tile_row(k), main_), main_, side_, rest_done_,
+                       lanes16_);
+    } else {
+      FW::phase3(rb_, k, rb_.tile_row(k), main_, round_ops_.pack_marked(rb_, k, rb_.tile_row(k), main_), lanes16_);
+    }
+  }
+
+  const Block rb_;
+  const int B_, nb_;
+  const ExecSpace main_, side_;
+  typename Runtime::Event opened_, rest_done_, cross_done_;
+  const RoundOps round_ops_;
+  const int64_t strip_least_;
+  const Kokkos::View<int32_t*, typename ExecSpace::memory_space> strip_marks_;
+  int64_t* const lanes16_;
+  int wide_blocks_ = 0;  ///< blocks of four, eight or sixteen opened
 };
 
 }  // namespace apsp::Impl

@@ -47,9 +47,9 @@
 
 #include <cstdint>
 
+#include "apsp/solver/gpu/tile_order.hpp"
 #include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/round_operands.hpp"
-#include "apsp/solver/gpu/tile_order.hpp"
 
 namespace apsp::Impl {
 
