@@ -655,6 +655,27 @@ class Options(unittest.TestCase):
                                env={**os.environ, "KOKKOS_TOOLS_LIBS": missing})
             self.assertIn(missing, p.stdout + p.stderr)
 
+    def test_a_device_id_past_the_gpus_is_refused_in_one_line(self):
+        """In a GPU build, a --kokkos-device-id (or KOKKOS_DEVICE_ID) that names no GPU is bad
+        input: one line naming the GPUs there are, exit 2, nothing written, before Kokkos starts
+        (Kokkos itself aborts with a backtrace). A host build has no device to choose: ignored."""
+        gpu = any(b in ("Cuda", "HIP") for b in backends())
+        case = os.path.join(ARGS.conformance, "c03.1")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "o")
+            for how in (["--kokkos-device-id=99"], ["ENV"]):
+                env = {**os.environ, "KOKKOS_DEVICE_ID": "99"} if how == ["ENV"] else os.environ
+                args = [a for a in how if a != "ENV"]
+                p = subprocess.run([ARGS.exe, *args, case, out], capture_output=True, text=True, env=env)
+                if gpu:
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+                    self.assertRegex(p.stderr, r"device id 99 names no GPU of .*(the GPUs there are: 0: |no GPU)")
+                    self.assertFalse(os.path.exists(out))
+                else:
+                    self.assertEqual(p.returncode, 0, p.stderr)
+                    os.remove(out)
+
     def test_every_allocation_is_labelled(self):
         """Kokkos Tools name each allocation by its label: every one the program makes has one
         (a tool lists them; tests/tools/allocation_labels.cpp). Kokkos 3.x's OpenMP backend

@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -131,6 +132,21 @@ KokkosArguments::KokkosArguments(int argc, char* argv[], const mpi::Runtime& mpi
   for (auto& a : kokkos_strings_) kokkos_args_.push_back(a.data());
   kokkos_argc_ = static_cast<int>(kokkos_args_.size());
   kokkos_args_.push_back(nullptr);
+}
+
+int KokkosArguments::device_id() const {
+  int id = -1;
+  const char* env = std::getenv("KOKKOS_DEVICE_ID");
+  auto number = [](const std::string& text) {
+    char* end = nullptr;
+    const long v = std::strtol(text.c_str(), &end, 10);
+    return end != text.c_str() && *end == '\0' && v >= 0 && v <= INT32_MAX ? int(v) : -1;
+  };
+  if (env != nullptr) id = number(env);
+  for (size_t i = 1; i < kokkos_strings_.size(); ++i)
+    for (const char* name : {"--kokkos-device-id=", "--device-id=", "--kokkos-device="})
+      if (starts_with(kokkos_strings_[i], name)) id = number(kokkos_strings_[i].substr(std::strlen(name)));
+  return id;
 }
 
 std::string KokkosArguments::gpu_sharing(const std::string& backend) const {

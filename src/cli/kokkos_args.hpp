@@ -30,6 +30,10 @@ class KokkosArguments {
   /// default) computes on a GPU, else "". Valid after Kokkos is initialised.
   std::string gpu_sharing(const std::string& backend) const;
 
+  /// The device id Kokkos will take (--kokkos-device-id=N as this rank hands it on, else
+  /// KOKKOS_DEVICE_ID), or -1 where none is chosen (Kokkos' own: device 0, or by rank).
+  int device_id() const;
+
   /// --kokkos-help was given: Kokkos printed its options during initialisation; the run is over.
   bool kokkos_help() const { return kokkos_help_; }
   /// --kokkos-print-configuration was given to a Kokkos (3.x) that lacks it: print it here.

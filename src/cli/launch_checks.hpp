@@ -18,4 +18,9 @@ int refuse_lone_process(const mpi::Runtime& mpi);
 /// An OMP_PROC_BIND that puts two ranks of a node on the same CPUs (they would take turns).
 int refuse_shared_cpus(const mpi::Runtime& mpi);
 
+/// A device id (`device`: --kokkos-device-id or KOKKOS_DEVICE_ID as Kokkos will get it, -1 for
+/// none) that names no GPU this process can see, in a build with a GPU backend: Kokkos would
+/// abort with a backtrace. Every rank of an MPI job ends alike; rank 0 names the GPUs there are.
+int refuse_missing_device(int device, const mpi::Runtime& mpi);
+
 }  // namespace apsp::cli

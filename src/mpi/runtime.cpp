@@ -161,6 +161,22 @@ std::string Runtime::shared_cpus() const {
   return "";
 }
 
+std::string Runtime::first_refusal(const std::string& mine) const {
+#if defined(APSP_HAVE_MPI)
+  if (!active_) return mine;
+  int first = mine.empty() ? size_ : rank_;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == size_) return "";
+  int length = rank_ == first ? int(mine.size()) : 0;
+  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
+  std::string text = rank_ == first ? mine : std::string(size_t(length), ' ');
+  MPI_Bcast(text.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
+  return text;
+#else
+  return mine;
+#endif
+}
+
 void Runtime::abort(int code) const {
 #if defined(APSP_HAVE_MPI)
   if (active_) MPI_Abort(MPI_COMM_WORLD, code);

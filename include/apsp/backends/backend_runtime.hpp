@@ -8,6 +8,7 @@
 // - `device_name()`: e.g. "NVIDIA H200 (device 0)", or the CPU model.
 // - `visible_devices()`: accelerators a process may choose among (0 for the host); callable
 //   before Kokkos is initialised, so that each MPI rank can pick its own.
+// - `visible_device_names()`: "0: NVIDIA H200, 1: ..." ("" for the host), as callable.
 // - `device_memory_available()`: free device memory in bytes (INT64_MAX when the host is the
 //   device: the pipeline checks host memory instead).
 // - `pin_host_memory(p, bytes)`, `unpin_host_memory(p)`, `copy_rows_to_host(...)`: page-lock

@@ -120,4 +120,25 @@ inline int visible_gpus() {
   return gpus;
 }
 
+/// The GPUs this process can see, "0: NAME, 1: NAME" ("" where none, or in a host build), as callable.
+inline std::string visible_gpu_names() {
+  std::string names;
+  for_each_backend([&](auto tag) {
+    const std::string n = BackendRuntime<typename decltype(tag)::type>::visible_device_names();
+    names += (names.empty() || n.empty() ? "" : ", ") + n;
+  });
+  return names;
+}
+
+/// Whether the build enables a backend that computes on a device (Kokkos then starts it, and a
+/// device id must name one of its GPUs).
+inline bool has_device_backend() {
+  bool device = false;
+  for_each_backend([&](auto tag) {
+    using Space = typename decltype(tag)::type;
+    device = device || !Kokkos::SpaceAccessibility<typename Space::memory_space, Kokkos::HostSpace>::accessible;
+  });
+  return device;
+}
+
 }  // namespace apsp

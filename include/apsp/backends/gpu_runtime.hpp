@@ -77,7 +77,19 @@ struct Runtime {
   /// GPUs this process can see (callable before Kokkos is initialised: ranks pick theirs).
   static int visible_devices() {
     int count = 0;
-    return Api::get_device_count(&count) == Api::kSuccess ? count : 0;
+    if (Api::get_device_count(&count) == Api::kSuccess) return count;
+    (void)Api::get_last_error();  // no driver or no device: none visible
+    return 0;
+  }
+  /// "0: NVIDIA H200, 1: NVIDIA H200" (what a device id chooses among), as callable.
+  static std::string visible_device_names() {
+    std::string names;
+    for (int id = 0; id < visible_devices(); ++id) {
+      typename Api::DeviceProp prop{};
+      const bool known = Api::get_device_properties(&prop, id) == Api::kSuccess;
+      names += (id > 0 ? ", " : "") + std::to_string(id) + ": " + (known ? Api::describe(prop) : "?");
+    }
+    return names;
   }
   static int64_t device_memory_available() {
     size_t free_bytes = 0, total_bytes = 0;

@@ -68,6 +68,7 @@ struct HostBackendRuntime {
   }
   /// No devices to choose among.
   static int visible_devices() { return 0; }
+  static std::string visible_device_names() { return ""; }
   /// The host is the device: the pipeline checks host memory instead.
   static int64_t device_memory_available() { return INT64_MAX; }
   /// The host writes the result from its own memory: nothing to pin, no device copies.

@@ -53,6 +53,10 @@ class Runtime {
   /// on the same CPUs (their affinity masks overlap), else "".
   std::string shared_cpus() const;
 
+  /// Collective where active: the refusal of the lowest rank that has one (`mine`: this rank's,
+  /// "" for none), so that every rank ends alike; `mine` itself where MPI is not active.
+  std::string first_refusal(const std::string& mine) const;
+
   /// Ends every process of the job with `code` (for a failure that not every rank saw).
   [[noreturn]] void abort(int code) const;
 
