@@ -14,7 +14,8 @@ build=${BUILD_DIR:-$here/build-arm}
 x86=${X86_BUILD:-$here/build}
 kokkos=$("$here/scripts/deps.sh" aarch64 | tail -n 1)
 sysroot=/usr/aarch64-linux-gnu
-cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_SYSTEM_NAME=Linux \
+source "$here/scripts/compiler_cache.sh"
+cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_SYSTEM_NAME=Linux "${launcher[@]}" \
   -DCMAKE_SYSTEM_PROCESSOR=aarch64 -DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc -DCMAKE_CXX_COMPILER=aarch64-linux-gnu-g++ \
   -DKokkos_ROOT="$kokkos" -DCMAKE_PREFIX_PATH="$kokkos" -DAPSP_WITH_MPI=OFF -DAPSP_WITH_KOKKOS_KERNELS=OFF \
   -DAPSP_NATIVE=OFF >&2

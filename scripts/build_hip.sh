@@ -12,8 +12,9 @@ build=${BUILD_DIR:-$here/build-hip}
 kokkos=${Kokkos_ROOT:-$("$here/scripts/deps.sh" hip | tail -n 1)}
 # hipcc would ask rocm_agent_enumerator for this machine's GPU when linking (there is none).
 export HCC_AMDGPU_TARGET=${HCC_AMDGPU_TARGET:-gfx908}
+source "$here/scripts/compiler_cache.sh"
 cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=hipcc \
-  -DKokkos_ROOT="$kokkos" -DAPSP_NATIVE=ON >&2
+  -DKokkos_ROOT="$kokkos" -DAPSP_NATIVE=ON "${launcher[@]}" >&2
 # The program and the unit tests (the GPU-typed tests compile for HIP; nothing here runs them);
 # the host-only test binaries would only be compiled again by hipcc.
 cmake --build "$build" -j"$(nproc)" --target apsp_kokkos apsp_unit_tests >&2

@@ -1,27 +1,28 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Installs what a Debian 12 machine needs to build and test apsp_kokkos, and builds
-# Kokkos 3.4.01 (OpenMP + Serial) from Debian's `trilinos` source package into
-# .cache/ unless a Kokkos is already given.
+# Kokkos 3.4.01 (OpenMP + Serial) from Debian's `trilinos` source package into the cache
+# unless a Kokkos is already given. The cache, $APSP_CACHE_DIR (default
+# ${XDG_CACHE_HOME:-~/.cache}/apsp_kokkos), holds the Kokkos builds and the compiler cache
+# (ccache) that every clone on the machine shares: a second clone builds no Kokkos again.
 #
 #   scripts/deps.sh            -> prints the Kokkos install prefix on its last line
 #   scripts/deps.sh hip        -> the same for HIP (AMD GPUs, gfx908) + Serial, with Debian's
-#                                 hipcc (ROCm 5.2), into .cache/kokkos-3.4.01-hip
+#                                 hipcc (ROCm 5.2), into the cache's kokkos-3.4.01-hip
 #   scripts/deps.sh aarch64    -> the same for 64-bit Arm (OpenMP + Serial), with Debian's
 #                                 cross compiler, and GoogleTest for it, into
-#                                 .cache/kokkos-3.4.01-aarch64 (the binaries run under qemu-aarch64)
+#                                 the cache's kokkos-3.4.01-aarch64 (the binaries run under qemu-aarch64)
 #
 # A user's own Kokkos wins: set Kokkos_ROOT (or CMAKE_PREFIX_PATH) and nothing is built.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-cache="$here/.cache"
+cache=${APSP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/apsp_kokkos}
 log() { echo "[deps] $*" >&2; }
 
 variant=${1:-openmp}
 case "$variant" in openmp | hip | aarch64) ;; *) echo "usage: scripts/deps.sh [hip|aarch64]" >&2; exit 2 ;; esac
 need_pkgs=(cmake ninja-build g++ libgtest-dev libcli11-dev nlohmann-json3-dev
            libopenmpi-dev openmpi-bin python3-scipy python3-numpy python3-matplotlib dpkg-dev
-           clang-format clang-tidy git)
+           clang-format clang-tidy universal-ctags ccache git)
 [ "$variant" = hip ] && need_pkgs+=(hipcc libamdhip64-dev)
 [ "$variant" = aarch64 ] && need_pkgs+=(g++-aarch64-linux-gnu qemu-user)
 missing=()
