@@ -53,12 +53,13 @@ def machine(r):
 
 
 def label(r):
+    """What the graph is: the record's `label`, else read off the record's file name (the records
+    before `label` existed were named for their graph)."""
     if r.get("label"):
         return r["label"]
-    path = (r.get("graph") or {}).get("path", "")
-    order = "nested" if str(r.get("vertex_order", "")).startswith("nested") else ""
-    kind = "grid" if "grid" in path else "4 components" if "comp" in path else "random"
-    return f"{kind}, {order} order" if order else kind
+    name = os.path.basename(r["_name"])
+    kind = "4 components" if "components" in name else "200 x 200 grid" if "grid" in name else "random"
+    return kind + (", nested order" if "nested" in name else "")
 
 
 def rows_of(records):
@@ -68,6 +69,7 @@ def rows_of(records):
         x.update(machine=machine(r), label=label(r), record=r["_name"], backend=r["kokkos"]["backend"],
                  solve_s=(r.get("seconds") or {}).get("solve"), total_s=(r.get("seconds") or {}).get("total"),
                  date=str(r.get("date", ""))[:10], whole=r.get("whole_run"), peer=r.get("peer"),
+                 code=r.get("code_commit") or x["commit"][:7],
                  left_out=(r.get("ceiling") or {}).get("share_left_out") or 0.0)
         out.append(x)
     gpu_first = {b: i for i, b in enumerate(apsp_report.GPU_BACKENDS)}
@@ -129,9 +131,9 @@ def portability(rows, page):
 
 
 def results(rows, page, earlier=False):
-    out = ["| machine | backend | threads / GPUs | graph | V | solve | whole run (process) | total_s | "
-           "solve relax/s | efficiency | public solution | " + ("commit | " if earlier else "") + "date | |",
-           "| --- " * (13 if earlier else 12) + "|"]
+    head = ("| machine | backend | threads / GPUs | graph | V | solve | whole run (process) | total_s | "
+            "solve relax/s | efficiency | public solution | " + ("code | " if earlier else "") + "date | |")
+    out = [head, "| --- " * (head.count("|") - 1) + "|"]
     for x in rows:
         w = x["whole"]
         whole = f"{secs(w['median_s'])} (median of {len(w['process_wall_s'])})" if w else ""
@@ -139,7 +141,7 @@ def results(rows, page, earlier=False):
         eff = pct(x["efficiency"]) + (f" ({100 * x['left_out']:.0f} % left out)" if x["left_out"] > 0.005 else "")
         out.append(f"| {x['machine']} | {x['backend']} | {apsp_report.parallelism(x)} | {x['label']} | {vv(x['V'])} | "
                    f"{secs(x['solve_s'])} | {whole} | {secs(x['total_s'])} | {sci(x['solve_relax_per_s'])} | {eff} | "
-                   f"{peer} | " + (f"{x['commit'][:7]} | " if earlier else "") + f"{x['date']} | {link(x)} |")
+                   f"{peer} | " + (f"{x['code']} | " if earlier else "") + f"{x['date']} | {link(x)} |")
     return out
 
 
