@@ -66,8 +66,7 @@ int refuse_missing_device(int device, const mpi::Runtime& mpi) {
     const std::string there = gpus == 0 ? "no GPU is visible to this process (CUDA_VISIBLE_DEVICES, "
                                           "ROCR_VISIBLE_DEVICES or the driver)"
                                         : "the GPUs there are: " + visible_gpu_names();
-    if (device >= gpus)
-      mine = "device id " + std::to_string(device) + " names no GPU of " + host_name() + "; " + there;
+    if (device >= gpus) mine = "device id " + std::to_string(device) + " names no GPU of " + host_name() + "; " + there;
   }
   const std::string refusal = mpi.first_refusal(mine);
   if (refusal.empty()) return 0;
