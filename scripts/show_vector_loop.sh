@@ -16,7 +16,7 @@ python3 - /tmp/apsp_disasm.s "$full" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 full = sys.argv[2] == "--full"
-# The functions that hold both loops: HostTiles<...OpenMP...>::Product::block_at, and relax32
+# The functions that hold both loops: HostTileBlocks<...OpenMP...>::block_at, and relax32
 # and relax16 where the compiler kept them apart (GCC 12 for AArch64 keeps relax16 apart; else
 # Serial's).
 body, name = [], None
@@ -24,7 +24,7 @@ for want in ("OpenMP", "Serial"):
     on = False
     for l in lines:
         if re.match(r"^[0-9a-f]+ <", l):
-            on = "HostTiles" in l and want in l and any(f"Product::{f}" in l for f in ("block_at", "relax32", "relax16"))
+            on = "HostTileBlocks" in l and want in l and any(f">::{f}(" in l for f in ("block_at", "relax32", "relax16"))
             if on and name is None:
                 name = l
             continue
@@ -33,7 +33,7 @@ for want in ("OpenMP", "Serial"):
     if body:
         break
 if not body:
-    sys.exit("no HostTiles<...>::Product::block_at in this binary (a CPU backend's micro-kernel)")
+    sys.exit("no HostTileBlocks<...>::block_at in this binary (a CPU backend's micro-kernel)")
 addr = [int(l.split(":")[0], 16) if re.match(r"\s*[0-9a-f]+:", l) else None for l in body]
 text = [re.sub(r"^\s*[0-9a-f]+:\s*", "", l) for l in body]
 MIN32, MIN16 = ("vpminsd", "pminsd", "smin"), ("vpminuw", "pminuw", "umin")

@@ -99,6 +99,17 @@ class SameAsOneProcess(unittest.TestCase):
         self.check(211, ["--shape", "components", "--components", 3, "-e", 2000, "--seed", 3],
                    extra=["--block-size", 16])
 
+    def test_blocks_of_rounds_across_ranks(self):
+        # Blocks of 2, 4 and 16 rounds (mpi/distributed_blocks.hpp; a CPU takes one round at a
+        # time unless asked): cut at the ranks' rows and before a short last round, on long
+        # paths, unreachable pairs and distances past 2^15.
+        for rounds in (2, 4, 16):
+            blocks = ["--block-size", 16, "--block-rounds", rounds]
+            self.check(331, ["--shape", "chain", "--max-weight", 1000], extra=blocks)
+            self.check(405, ["--shape", "components", "--components", 4, "-e", 6000, "--seed", 5], extra=blocks)
+            self.check(300, ["--seed", 16, "--min-weight", 40000, "--max-weight", 97000], extra=blocks)
+        self.check(1003, ["--seed", 17], extra=["--block-rounds", 4], against_scipy=True)
+
 
 class Conformance(unittest.TestCase):
     def test_sixteen_cases_match_their_hashes(self):

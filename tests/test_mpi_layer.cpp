@@ -37,26 +37,6 @@ int most_ranks_on_a_node() {
   return most;
 }
 
-/// A scratch directory every rank sees (rank 0 makes it and names it), removed at the end.
-class SharedDir {
- public:
-  SharedDir() {
-    std::string path;
-    if (rank() == 0) path = dir_.path();
-    int length = static_cast<int>(path.size());
-    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    path.resize(size_t(length));
-    MPI_Bcast(path.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-    path_ = path;
-  }
-  ~SharedDir() { MPI_Barrier(MPI_COMM_WORLD); }  // every rank done before rank 0 removes it
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  TempDir dir_;  // made (and removed) on every rank; only rank 0's is used
-  std::string path_;
-};
-
 std::vector<char> read_bytes(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   return std::vector<char>(std::istreambuf_iterator<char>(f), {});

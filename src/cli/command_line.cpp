@@ -126,6 +126,12 @@ void define_placement_options(CLI::App& app, CommandLine& cl, RawOptions& raw) {
                  "GPU: CUDA or HIP IPC, one node), mpi, device (NCCL, where the build has it), or auto "
                  "(peer where every rank is on one node and its GPUs can, else mpi)")
       ->check(CLI::IsMember({"auto", "peer", "device", "mpi"}));
+  app.add_option("--block-rounds", opt.block_rounds,
+                 "under MPI, rounds per block across ranks: 1 takes one round at a time (the owner's pivot row to "
+                 "every rank each round); 2, 4, 8 or 16 a block of them (the owner sends the block's rows once, "
+                 "every rank takes the block's rounds in one pass over its rows); default: 16, 8 or 4 on a GPU by "
+                 "the tile rows per rank, 1 on a CPU; --phase-times takes 1")
+      ->check(CLI::IsMember({1, 2, 4, 8, 16}));
   app.add_option("--max-host-memory", raw.host_memory,
                  "host memory the run may use, e.g. 64GB or 512MiB (default: what the OS reports available)");
   // Test-only: corrupts one entry after the solve, so that tests can see --verify catch it.

@@ -103,7 +103,7 @@ VerifyReport combine_verdicts(MPI_Comm comm, const VerifyReport& local) {
 RunReport run_distributed_pipeline(const RunOptions& options, const Runtime& runtime) {
   // A backend this build lacks fails on every rank alike, before anything else.
   collectively(MPI_COMM_WORLD, [&] { dispatch_backend(options.backend, [](auto) { return 0; }); });
-  MpiRanks ranks(runtime, options.mpi_io, options.pivot_rows);
+  MpiRanks ranks(runtime, options.mpi_io, options.pivot_rows, options.phase_times ? 1 : options.block_rounds);
   return dispatch_backend(options.backend,
                           [&](auto tag) { return Impl::run_stages<typename decltype(tag)::type>(options, ranks); });
 }

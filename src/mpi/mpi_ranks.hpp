@@ -21,6 +21,7 @@
 #include "apsp/check/verify.hpp"
 #include "apsp/core/cpus.hpp"
 #include "apsp/io/output_path.hpp"
+#include "apsp/mpi/distributed_blocks.hpp"
 #include "apsp/mpi/distributed_fw.hpp"
 #include "apsp/mpi/runtime.hpp"
 #include "apsp/mpi/shared_output.hpp"
@@ -49,9 +50,13 @@ class MpiRanks {
  public:
   static constexpr bool kMpi = true;
   /// `mpi_io`: write through MPI-IO even when every rank is on one node. `pivot_rows`: "auto"
-  /// (MPI), "device" (the devices' collectives, NCCL) or "mpi".
-  MpiRanks(const Runtime& rt, bool mpi_io, std::string pivot_rows)
-      : rt_(rt), mapped_output_(rt.nodes() == 1 && !mpi_io), pivot_rows_(std::move(pivot_rows)) {}
+  /// (MPI), "device" (the devices' collectives, NCCL) or "mpi". `block_rounds`: rounds per block
+  /// across ranks, 0 for the backend's (block_rounds()).
+  MpiRanks(const Runtime& rt, bool mpi_io, std::string pivot_rows, int block_rounds = 0)
+      : rt_(rt),
+        mapped_output_(rt.nodes() == 1 && !mpi_io),
+        pivot_rows_(std::move(pivot_rows)),
+        block_rounds_(block_rounds) {}
 
   MPI_Comm comm() const { return comm_; }
   int rank() const { return rt_.rank(); }
@@ -155,40 +160,80 @@ class MpiRanks {
     return std::make_unique<SharedOutputFile>(comm_, target.path, cols, mapped_output_, threads);
   }
 
+  /// Rounds per block across ranks for a matrix of `tiles` tile rows: as asked, else on a GPU
+  /// (the tuned products of several rounds) DistributedBlocks' default for the tile rows per
+  /// rank, and on a CPU one round at a time (its round driver packs each round's operands once).
+  template <class FW>
+  int block_rounds(int tiles) const {
+    using Ops = typename FW::Operations;
+    if (block_rounds_ > 0) return block_rounds_;
+    if constexpr (Ops::kHasTuned && !Ops::kPacksRounds)
+      return DistributedBlocks<typename FW::Space, FW>::default_rounds(tiles / std::max(1, ranks()));
+    return 1;
+  }
   /// The pivot rows' buffers where the matrix lives and in pinned host memory
-  /// (DistributedFloydWarshall::buffer_bytes; FW: the single-device round driver).
+  /// (DistributedFloydWarshall::buffer_bytes, DistributedBlocks::buffer_bytes; FW: the
+  /// single-device round driver).
   template <class FW>
   Impl::SolverMemory solver_memory(int64_t vertices, int block) const {
     using ExecSpace = typename FW::Matrix::execution_space;
-    using D = DistributedFloydWarshall<ExecSpace, FW>;
     const PivotPath path = pivot_path<ExecSpace>();
+    const int rounds = block_rounds<FW>(int(padded_size(vertices, block) / block));
+    if (rounds > 1) {
+      using D = DistributedBlocks<ExecSpace, FW>;
+      return {D::buffer_bytes(vertices, block, true, path, rounds),
+              D::buffer_bytes(vertices, block, false, path, rounds)};
+    }
+    using D = DistributedFloydWarshall<ExecSpace, FW>;
     return {D::buffer_bytes(vertices, block, true, path), D::buffer_bytes(vertices, block, false, path)};
   }
-  /// Every round over the ranks (DistributedFloydWarshall over FW's phases).
+  /// Every round over the ranks: in blocks of rounds (DistributedBlocks) or one at a time
+  /// (DistributedFloydWarshall), over FW's kernels.
   template <class FW>
   class Solver {
     using ExecSpace = typename FW::Matrix::execution_space;
-    using Distributed = DistributedFloydWarshall<ExecSpace, FW>;
+    using Rounds = DistributedFloydWarshall<ExecSpace, FW>;
+    using Blocks = DistributedBlocks<ExecSpace, FW>;
 
    public:
-    Solver(const MpiRanks& procs, const typename FW::Matrix& d)
-        : fw_(procs.comm(), d, procs.partition(d.blocks()), procs.template pivot_path<ExecSpace>()) {}
+    Solver(const MpiRanks& procs, const typename FW::Matrix& d) {
+      const auto part = procs.partition(d.blocks());
+      const PivotPath path = procs.template pivot_path<ExecSpace>();
+      const int rounds = procs.template block_rounds<FW>(d.blocks());
+      if (rounds > 1)
+        blocks_.emplace(procs.comm(), d, part, path, rounds);
+      else
+        rounds_.emplace(procs.comm(), d, part, path);
+    }
     template <class AfterRound>
     Impl::SolveSeconds solve(bool phase_times, AfterRound&& after_round) {
-      typename Distributed::Seconds s;
-      fw_.solve(s, phase_times, after_round);
       Impl::SolveSeconds out;
+      if (blocks_) {
+        typename Blocks::Seconds s;
+        blocks_->solve(s, after_round);
+        out.mpi = s.mpi;
+        out.staging = s.staging;
+        out.opening = s.opening;
+        return counted(out, *blocks_);
+      }
+      typename Rounds::Seconds s;
+      rounds_->solve(s, phase_times, after_round);
       for (int i = 0; i < 3; ++i) out.phase[i] = s.phase[i];
       out.mpi = s.mpi;
       out.staging = s.staging;
-      out.lanes16 = fw_.lanes16();
-      out.computed = fw_.computed();
-      out.left_out = fw_.left_out();
-      return out;
+      return counted(out, *rounds_);
     }
 
    private:
-    Distributed fw_;
+    template <class D>
+    static Impl::SolveSeconds counted(Impl::SolveSeconds out, const D& d) {
+      out.lanes16 = d.lanes16();
+      out.computed = d.computed();
+      out.left_out = d.left_out();
+      return out;
+    }
+    std::optional<Rounds> rounds_;
+    std::optional<Blocks> blocks_;
   };
 
  private:
@@ -196,6 +241,7 @@ class MpiRanks {
   MPI_Comm comm_ = MPI_COMM_WORLD;
   bool mapped_output_;
   std::string pivot_rows_;
+  int block_rounds_ = 0;
   mutable std::optional<bool> peers_work_;  ///< the peers' trial, made once
   /// Whether the node's GPUs open each other's buffers (DevicePeers' trial, collective once).
   template <class ExecSpace>

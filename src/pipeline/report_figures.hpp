@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "apsp/backends/backend_runtime.hpp"
 #include "apsp/pipeline/run_report.hpp"
@@ -23,6 +24,12 @@ void record_solve(RunReport& rep, const SolveSeconds& s, Procs& procs, bool phas
   for (int i = 0; i < 3; ++i) rep.phase_seconds[i] = procs.slowest(s.phase[i]);
   rep.seconds.mpi = procs.slowest(s.mpi);
   rep.seconds.staging = procs.slowest(s.staging);
+  if constexpr (Procs::kMpi) {  // every rank's, in microseconds (the policy gathers int32)
+    auto us = [](double seconds) { return int32_t(std::min(seconds * 1e6, 2.0e9)); };
+    const std::vector<int32_t> all = procs.concatenate({us(s.mpi), us(s.staging), us(s.opening)});
+    rep.rank_waits.assign(all.begin(), all.end());
+    for (double& w : rep.rank_waits) w *= 1e-6;
+  }
   // The share of what the products computed (padding past V included: a CPU's blocks at C's
   // edges, a GPU's whole tiles), not of V^3 or of the padded n^3: against n^3, a CPU's share at
   // V = 4000, B = 256 read 0.94 where every block ran in 16-bit lanes, which understated the

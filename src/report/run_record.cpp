@@ -119,6 +119,16 @@ nlohmann::json rounds_json(const RunReport& r) {
           {"slowest_round", r.rounds.slowest_round}};
 }
 
+nlohmann::json mpi_json(const RunReport& r) {
+  nlohmann::json waits = nlohmann::json::array();
+  for (size_t i = 0; i + 2 < r.rank_waits.size(); i += 3)
+    waits.push_back({{"rank", i / 3},
+                     {"barrier_s", r.rank_waits[i]},
+                     {"transfer_s", r.rank_waits[i + 1]},
+                     {"own_lookahead_s", r.rank_waits[i + 2]}});
+  return {{"ranks", r.ranks}, {"nodes", r.nodes}, {"pivot_rows_through", r.message_path}, {"waits_per_rank", waits}};
+}
+
 nlohmann::json verify_json(const RunReport& r) {
   return {{"verdict", verify_state(r)},
           {"rows_checked", r.verify.rows_checked},
@@ -148,7 +158,7 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
         {"concurrency", r.concurrency},
         {"thread_binding", r.thread_binding},
         {"configuration", config.str()}}},
-      {"mpi", {{"ranks", r.ranks}, {"nodes", r.nodes}, {"pivot_rows_through", r.message_path}}},
+      {"mpi", mpi_json(r)},
       {"cpus_per_process", r.cpus},
       {"input", options.input},
       {"graph", graph_of(options, &r)},

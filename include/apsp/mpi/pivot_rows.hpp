@@ -8,7 +8,8 @@
 // - between the GPUs of one node, each rank copying the row from the owner's device memory
 //   (CUDA or HIP IPC: backends/gpu_peers.hpp), where neither the host nor MPI moves its bytes.
 // Each rank receives into one of two buffers by round parity, so that round k + 1's row may
-// arrive while round k's kernels still read round k's.
+// arrive while round k's kernels still read round k's. A block of R rounds across ranks
+// (distributed_blocks.hpp) sends its R tile rows the same way, numbered by block.
 #pragma once
 
 #include <mpi.h>
@@ -21,6 +22,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "apsp/backends/backend_runtime.hpp"
 
@@ -109,27 +111,31 @@ class PivotRows {
 
   /// The owner of tile row k, once `row` (its row block) is final (fenced): starts its copy to
   /// pinned host memory, or to its outbox of k's parity on the peer path, on the second queue.
-  void stage_out(const Value* row, int k) {
+  /// `count`: the entries sent, at most the buffers' (0: all of them).
+  void stage_out(const Value* row, int k, size_t count = 0) {
+    count = count > 0 ? count : entries_;
     if (path_ == PivotPath::mpi_staged)
-      Kokkos::deep_copy(copy_, staging_, Kokkos::View<const Value*, Memory, Kokkos::MemoryUnmanaged>(row, entries_));
+      Kokkos::deep_copy(copy_, Kokkos::subview(staging_, std::make_pair(size_t(0), count)),
+                        Kokkos::View<const Value*, Memory, Kokkos::MemoryUnmanaged>(row, count));
     if constexpr (Peers::available)
-      if (path_ == PivotPath::device_peer) peers_->post(row, k % 2, bytes(), copy_);
+      if (path_ == PivotPath::device_peer) peers_->post(row, k % 2, count * sizeof(Value), copy_);
   }
 
   /// Round k's row block from `root` to every rank: the owner's `row` (fenced, and on its way
   /// out where stage_out started it; null on the other ranks); the others receive it into
   /// received(k).
-  void share(Value* row, int root, int k, Seconds& s) {
+  void share(Value* row, int root, int k, Seconds& s, size_t count = 0) {
+    count = count > 0 ? count : entries_;
     Value* const mine = root == rank_ ? row : received_[k % 2].data();
     Kokkos::Timer t;
     if (path_ == PivotPath::device_collective) {
-      if constexpr (Collectives::available) devices_->broadcast(as_ints(mine), entries_, root, copy_);
+      if constexpr (Collectives::available) devices_->broadcast(as_ints(mine), count, root, copy_);
       Runtime::record(shared_, copy_);
       s.mpi += t.seconds();
       return;
     }
     if (path_ == PivotPath::mpi_direct) {
-      broadcast(as_ints(mine), root);
+      broadcast(as_ints(mine), root, count);
       s.mpi += t.seconds();
       return;
     }
@@ -143,15 +149,16 @@ class PivotRows {
       // changes its tile row k only in round k + 1.
       MPI_Barrier(comm_);
     } else {
-      broadcast(as_ints(staging_.data()), root);
+      broadcast(as_ints(staging_.data()), root, count);
     }
     s.mpi += t.seconds();
     if (root == rank_) return;
     t.reset();
     if (path_ == PivotPath::device_peer) {
-      if constexpr (Peers::available) peers_->fetch(mine, root, k % 2, bytes(), copy_);
+      if constexpr (Peers::available) peers_->fetch(mine, root, k % 2, count * sizeof(Value), copy_);
     } else {
-      Kokkos::deep_copy(copy_, received_[k % 2], staging_);
+      const auto part = std::make_pair(size_t(0), count);
+      Kokkos::deep_copy(copy_, Kokkos::subview(received_[k % 2], part), Kokkos::subview(staging_, part));
     }
     copy_.fence();
     s.staging += t.seconds();
@@ -187,8 +194,8 @@ class PivotRows {
   static int32_t* as_ints(Value* p) { return reinterpret_cast<int32_t*>(p); }
   size_t bytes() const { return entries_ * sizeof(Value); }
 
-  void broadcast(int32_t* data, int root) const {
-    const auto count = int64_t(entries_);
+  void broadcast(int32_t* data, int root, size_t entries) const {
+    const auto count = int64_t(entries);
     for (int64_t at = 0; at < count; at += INT_MAX / 2) {
       const int part = static_cast<int>(std::min<int64_t>(INT_MAX / 2, count - at));
       MPI_Bcast(data + at, part, MPI_INT32_T, root, comm_);

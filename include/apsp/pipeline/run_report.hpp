@@ -51,6 +51,9 @@ struct RunOptions {
   CeilingOptions ceiling;           ///< --no-ceiling, --calibrate (report/ceiling.hpp)
   bool mpi_io = false;              ///< distributed runs: write through MPI-IO even on one node
   std::string pivot_rows = "auto";  ///< distributed runs: how pivot rows travel (auto, peer, device, mpi)
+  /// Distributed runs: rounds per block across ranks (1: one round at a time); 0: the backend's
+  /// (mpi/distributed_blocks.hpp on a GPU, one round at a time on a CPU).
+  int block_rounds = 0;
   /// Called once the input is read and checked, before the solve (for a banner).
   std::function<void(const RunReport&)> on_start;
   /// Called after round `done` of `rounds`, at most every `progress_interval` seconds and
@@ -105,8 +108,12 @@ struct RunReport {
   int ranks = 1;  ///< MPI processes sharing the run
   int nodes = 1;
   std::string message_path;  ///< distributed runs: how pivot rows travel between ranks
-  RunCeiling ceiling;        ///< the devices' ceiling, weighted by the run's 16-bit share (report/ceiling.hpp)
-  RoundRates rounds;         ///< (one process on a CPU) the median and slowest rounds (report/round_rates.hpp)
+  /// Distributed runs: per rank (in rank order) what its host waited for during the solve, three
+  /// seconds each: blocked in the barrier or broadcast (the owner's rows not ready), the rows'
+  /// copies, and as a block's owner its own look-ahead (the next block's opening).
+  std::vector<double> rank_waits;
+  RunCeiling ceiling;  ///< the devices' ceiling, weighted by the run's 16-bit share (report/ceiling.hpp)
+  RoundRates rounds;   ///< (one process on a CPU) the median and slowest rounds (report/round_rates.hpp)
   /// V^3: Floyd-Warshall's relaxations whatever the graph (the rates' numerator).
   double relaxations() const { return double(vertices) * double(vertices) * double(vertices); }
   /// The efficiency: the relaxations the solve computed (V^3 less the share of products left

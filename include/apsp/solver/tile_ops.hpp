@@ -144,6 +144,27 @@ struct TileOps {
     }
   }
 
+  /// The general product of min_plus_product (no marks) on `slices`, team scratch of
+  /// product_ints(B) the caller took once: several products one after the other in one team
+  /// (a block of rounds across ranks, mpi/band_tiles.hpp), with a team barrier between them.
+  KOKKOS_FORCEINLINE_FUNCTION static int64_t general_product(const Member& team, int32_t* c, const int32_t* a,
+                                                             const int32_t* bk, int64_t ld, int B, int pivots,
+                                                             int32_t* slices) {
+    if constexpr (Traits::kRegisterTiles) {
+      const int S = Traits::slice_depth(B);
+      RegisterTiles<Traits>::product(team, c, a, bk, ld, B, S, (pivots + S - 1) / S, slices);
+      return 0;
+    } else {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+      (void)team;
+      return host_product(c, a, bk, ld, B, pivots, slices);
+#else
+      (void)team, (void)c, (void)a, (void)bk, (void)ld, (void)B, (void)pivots, (void)slices;
+      return 0;
+#endif
+    }
+  }
+
   /// The relaxations a product computes over `pivots` pivots on a rows x cols part of a C tile,
   /// in either lane type (the lane tally's second count): whole thread tiles, as a GPU computes
   /// its B x B tiles and a CPU the MR x NR16 blocks at C's edges.
