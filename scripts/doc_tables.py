@@ -14,7 +14,8 @@ A table's place in a page is a pair of markers; the first names what goes there:
 KIND: `headline` (whole runs beside the public solution), `portability` (each platform's best
 efficiency and the performance portability over them), `results` (every record in full),
 `earlier` (the records of docs/records/earlier/: machines not at hand and code before the
-current one, each row with its commit). machine= keeps the rows whose machine contains TEXT;
+current one, each row with its commit), `ranks` (docs/records/one-gpu-ranks/: MPI runs of ranks
+sharing one GPU beside that GPU alone in the same call). machine= keeps the rows whose machine contains TEXT;
 label= those whose graph is TEXT.
 
   doc_tables.py            prints every table
@@ -145,7 +146,28 @@ def results(rows, page, earlier=False):
     return out
 
 
+def ranks_table(records, page):
+    """MPI runs beside the one-process run of the same graph in the same folder (same call)."""
+    alone = {(r["V"], label(r)): r for r in records if not (r.get("mpi") or {}).get("pivot_rows_through")}
+    out = ["| ranks | rounds per block | graph | V | solve | one process's solve | ratio | blocked for the owner | "
+           "copies | own look-ahead | |",
+           "| --- " * 11 + "|"]
+    mpi = [r for r in records if (r.get("mpi") or {}).get("pivot_rows_through")]
+    for r in sorted(mpi, key=lambda r: (label(r), -r["V"], r["mpi"]["ranks"], -(r["mpi"].get("block_rounds") or 0))):
+        one = alone.get((r["V"], label(r)))
+        waits = r["mpi"].get("waits_per_rank") or []
+        most = {k: max((w[k] for w in waits), default=0.0) for k in ("barrier_s", "transfer_s", "own_lookahead_s")}
+        solve, ref = r["seconds"]["solve"], one["seconds"]["solve"] if one else None
+        link_to = os.path.relpath(os.path.join(ROOT, "docs", r["_name"]), os.path.dirname(os.path.join(ROOT, page)))
+        out.append(f"| {r['mpi']['ranks']} | {r['mpi'].get('block_rounds') or ''} | {label(r)} | {vv(r['V'])} | "
+                   f"{secs(solve)} | {secs(ref)} | {f'{solve / ref:.2f}×' if ref else ''} | {secs(most['barrier_s'])} | "
+                   f"{secs(most['transfer_s'])} | {secs(most['own_lookahead_s'])} | [record]({link_to}) |")
+    return out
+
+
 def make(kind, args, current, earlier, page):
+    if kind == "ranks":
+        return "\n".join(ranks_table(records_in("docs/records/one-gpu-ranks"), page)) + "\n"
     rows = earlier if kind == "earlier" else current
     if "machine" in args:
         rows = [x for x in rows if args["machine"] in x["machine"]]

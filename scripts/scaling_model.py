@@ -28,6 +28,43 @@ def round_times(v, p, a):
     return n, phase3, chain, one_gpu
 
 
+def block_times(v, p, a, layout):
+    """(blocks, band, chain, extra, one GPU's solve) of blocks of a.blocks rounds across ranks
+    (mpi/distributed_blocks.hpp): per block every rank relaxes its share through the block's R B
+    pivots (band); the chain the others may wait for is the owner's look-ahead (the next block's
+    rows and its opening: 2 R B rows of its share, at the fused rate) and the transfer of the
+    block's rows (1D: 4 R B n bytes to every rank; 2D on a sqrt(P) x sqrt(P) grid: 4 R B n /
+    sqrt(P) bytes of rows and as many of columns). Over the whole solve each rank also does its
+    share of the row strips, a fraction R B / n of its work (extra)."""
+    n = -(-v // a.block) * a.block
+    rb = a.blocks * a.block
+    across = n if layout == "1d" else n / p ** 0.5  # the columns of a rank's strip
+    band = n * (n / p) * rb / a.fused_rate
+    moved = 4 * rb * n if layout == "1d" else 2 * 4 * rb * n / p ** 0.5
+    link = a.node_link if p <= a.gpus_per_node else a.network_link
+    hop = a.node_hop_latency if p <= a.gpus_per_node else a.network_hop_latency
+    chain = 2 * rb * across * rb / a.fused_rate + moved / link + hop * max(0, (p if layout == "1d" else p ** 0.5) - 1)
+    extra = (n / p) * n * rb / a.fused_rate
+    return n / rb, band, chain, extra, n * n * n / a.rate_one
+
+
+def print_blocks(a):
+    print(f"PREDICTION (not a measurement): blocks of {a.blocks} rounds across ranks, B={a.block}, fused "
+          f"{a.fused_rate:.3g}/s per GPU (one GPU alone {a.rate_one:.3g}/s), links {a.node_link / 1e9:.0f} GB/s in a "
+          f"node of {a.gpus_per_node}, {a.network_link / 1e9:.0f} GB/s between nodes")
+    print("| V | layout | " + " | ".join(f"P={p}" for p in a.gpus) + " |")
+    print("| --- | --- |" + " --- |" * len(a.gpus))
+    for v in a.sizes:
+        for layout in ("1d", "2d"):
+            cells = []
+            for p in a.gpus:
+                blocks, band, chain, extra, one = block_times(v, p, a, layout)
+                solve = blocks * max(band, chain) + extra
+                cells.append(f"{100 * one / p / solve:.0f} % ({solve:.3g} s)")
+            name = "tile-row bands" if layout == "1d" else "2D grid"
+            print(f"| {v} | {name} | " + " | ".join(cells) + " |")
+
+
 def chain_exceeds_phase3(v, p, a):
     _, phase3, chain, _ = round_times(v, p, a)
     return chain > phase3
@@ -47,7 +84,14 @@ def main():
     ap.add_argument("--device-memory", type=float, default=141e9, help="bytes per GPU (H200)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[100000, 200000, 500000, 1000000])
     ap.add_argument("--gpus", type=int, nargs="+", default=[8, 16, 32, 64, 128, 256, 512, 1024])
+    ap.add_argument("--blocks", type=int, default=0, help="rounds per block across ranks: the blocks model instead")
+    ap.add_argument("--fused-rate", type=float, default=2.743e13,
+                    help="relax/s of a rank's products in blocks (H200, a31db7d: V = 40000 at one rank, blocks of 16)")
+    ap.add_argument("--rate-one", type=float, default=2.870e13, help="one GPU alone, relax/s (H200, ce3df40, V = 40000)")
     a = ap.parse_args()
+    if a.blocks > 0:
+        print_blocks(a)
+        return
 
     print("PREDICTION (not a measurement): row split, look-ahead of one round; "
           f"B={a.block}, R={a.rate:.3g}/s per GPU, phase 1 {a.t1 * 1e6:.0f} us, phase 2 at {a.phase2_rate:.3g}/s, "

@@ -200,6 +200,7 @@ class MpiRanks {
       const auto part = procs.partition(d.blocks());
       const PivotPath path = procs.template pivot_path<ExecSpace>();
       const int rounds = procs.template block_rounds<FW>(d.blocks());
+      rounds_per_block_ = rounds;
       if (rounds > 1)
         blocks_.emplace(procs.comm(), d, part, path, rounds);
       else
@@ -214,6 +215,7 @@ class MpiRanks {
         out.mpi = s.mpi;
         out.staging = s.staging;
         out.opening = s.opening;
+        out.block_rounds = rounds_per_block_;
         return counted(out, *blocks_);
       }
       typename Rounds::Seconds s;
@@ -221,6 +223,7 @@ class MpiRanks {
       for (int i = 0; i < 3; ++i) out.phase[i] = s.phase[i];
       out.mpi = s.mpi;
       out.staging = s.staging;
+      out.block_rounds = 1;
       return counted(out, *rounds_);
     }
 
@@ -234,6 +237,7 @@ class MpiRanks {
     }
     std::optional<Rounds> rounds_;
     std::optional<Blocks> blocks_;
+    int rounds_per_block_ = 1;
   };
 
  private:

@@ -37,6 +37,7 @@ struct SolveSeconds {
   double phase[3] = {0, 0, 0};
   double mpi = 0, staging = 0;
   double opening = 0;     ///< (blocks across ranks) the owner's wait for its next block's opening
+  int block_rounds = 0;   ///< (MPI) rounds per block across ranks; 1: one at a time
   int64_t lanes16 = 0;    ///< this process's relaxations in 16-bit lanes (phases 2 and 3)
   int64_t computed = 0;   ///< and in either lane type (0: not counted)
   int64_t left_out = 0;   ///< the relaxations of the products left out (an operand of INF alone)

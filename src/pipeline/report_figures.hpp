@@ -24,6 +24,7 @@ void record_solve(RunReport& rep, const SolveSeconds& s, Procs& procs, bool phas
   for (int i = 0; i < 3; ++i) rep.phase_seconds[i] = procs.slowest(s.phase[i]);
   rep.seconds.mpi = procs.slowest(s.mpi);
   rep.seconds.staging = procs.slowest(s.staging);
+  rep.block_rounds = s.block_rounds;
   if constexpr (Procs::kMpi) {  // every rank's, in microseconds (the policy gathers int32)
     auto us = [](double seconds) { return int32_t(std::min(seconds * 1e6, 2.0e9)); };
     const std::vector<int32_t> all = procs.concatenate({us(s.mpi), us(s.staging), us(s.opening)});

@@ -126,7 +126,11 @@ nlohmann::json mpi_json(const RunReport& r) {
                      {"barrier_s", r.rank_waits[i]},
                      {"transfer_s", r.rank_waits[i + 1]},
                      {"own_lookahead_s", r.rank_waits[i + 2]}});
-  return {{"ranks", r.ranks}, {"nodes", r.nodes}, {"pivot_rows_through", r.message_path}, {"waits_per_rank", waits}};
+  return {{"ranks", r.ranks},
+          {"nodes", r.nodes},
+          {"pivot_rows_through", r.message_path},
+          {"block_rounds", r.block_rounds > 0 ? nlohmann::json(r.block_rounds) : nlohmann::json(nullptr)},
+          {"waits_per_rank", waits}};
 }
 
 nlohmann::json verify_json(const RunReport& r) {

@@ -112,8 +112,9 @@ struct RunReport {
   /// seconds each: blocked in the barrier or broadcast (the owner's rows not ready), the rows'
   /// copies, and as a block's owner its own look-ahead (the next block's opening).
   std::vector<double> rank_waits;
-  RunCeiling ceiling;  ///< the devices' ceiling, weighted by the run's 16-bit share (report/ceiling.hpp)
-  RoundRates rounds;   ///< (one process on a CPU) the median and slowest rounds (report/round_rates.hpp)
+  int block_rounds = 0;  ///< distributed runs: the largest block of rounds across ranks (1: one at a time)
+  RunCeiling ceiling;    ///< the devices' ceiling, weighted by the run's 16-bit share (report/ceiling.hpp)
+  RoundRates rounds;     ///< (one process on a CPU) the median and slowest rounds (report/round_rates.hpp)
   /// V^3: Floyd-Warshall's relaxations whatever the graph (the rates' numerator).
   double relaxations() const { return double(vertices) * double(vertices) * double(vertices); }
   /// The efficiency: the relaxations the solve computed (V^3 less the share of products left
