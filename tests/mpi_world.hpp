@@ -4,8 +4,11 @@
 #pragma once
 
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "reference.hpp"
 
@@ -23,6 +26,18 @@ inline int ranks() {
 }
 
 /// A scratch directory every rank sees (rank 0 makes it and names it), removed at the end.
+/// Entries of the rows `d` holds (the vertices' columns) that differ from the V x V matrix
+/// `expected` (the single-device solver's).
+template <class Matrix>
+int64_t rows_differing(const Matrix& d, const std::vector<int32_t>& expected) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.data);
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < d.rows && d.first_row + i < d.vertices; ++i)
+    for (int64_t j = 0; j < d.vertices; ++j)
+      wrong += h(size_t(i * d.n + j)) != expected[size_t((d.first_row + i) * d.vertices + j)];
+  return wrong;
+}
+
 class SharedDir {
  public:
   SharedDir() {
