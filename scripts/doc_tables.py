@@ -95,8 +95,10 @@ def vv(v):
     return f"{v:,}".replace(",", " ")
 
 
-def link(x):
-    return f"[record]({x['record']})"
+def link(name, page):
+    """A link from `page` to the record `name` (a path under docs/)."""
+    to = os.path.relpath(os.path.join(ROOT, "docs", name), os.path.dirname(os.path.join(ROOT, page)))
+    return f"[record]({to})"
 
 
 def headline(rows, page):
@@ -142,7 +144,7 @@ def results(rows, page, earlier=False):
         eff = pct(x["efficiency"]) + (f" ({100 * x['left_out']:.0f} % left out)" if x["left_out"] > 0.005 else "")
         out.append(f"| {x['machine']} | {x['backend']} | {apsp_report.parallelism(x)} | {x['label']} | {vv(x['V'])} | "
                    f"{secs(x['solve_s'])} | {whole} | {secs(x['total_s'])} | {sci(x['solve_relax_per_s'])} | {eff} | "
-                   f"{peer} | " + (f"{x['code']} | " if earlier else "") + f"{x['date']} | {link(x)} |")
+                   f"{peer} | " + (f"{x['code']} | " if earlier else "") + f"{x['date']} | {link(x['record'], page)} |")
     return out
 
 
@@ -158,10 +160,9 @@ def ranks_table(records, page):
         waits = r["mpi"].get("waits_per_rank") or []
         most = {k: max((w[k] for w in waits), default=0.0) for k in ("barrier_s", "transfer_s", "own_lookahead_s")}
         solve, ref = r["seconds"]["solve"], one["seconds"]["solve"] if one else None
-        link_to = os.path.relpath(os.path.join(ROOT, "docs", r["_name"]), os.path.dirname(os.path.join(ROOT, page)))
         out.append(f"| {r['mpi']['ranks']} | {r['mpi'].get('block_rounds') or ''} | {label(r)} | {vv(r['V'])} | "
                    f"{secs(solve)} | {secs(ref)} | {f'{solve / ref:.2f}×' if ref else ''} | {secs(most['barrier_s'])} | "
-                   f"{secs(most['transfer_s'])} | {secs(most['own_lookahead_s'])} | [record]({link_to}) |")
+                   f"{secs(most['transfer_s'])} | {secs(most['own_lookahead_s'])} | {link(r['_name'], page)} |")
     return out
 
 
@@ -173,9 +174,6 @@ def make(kind, args, current, earlier, page):
         rows = [x for x in rows if args["machine"] in x["machine"]]
     if "label" in args:
         rows = [x for x in rows if x["label"] == args["label"]]
-    # Links are relative to docs/: the README's go through it.
-    if page == "README.md":
-        rows = [dict(x, record="docs/" + x["record"]) for x in rows]
     maker = {"headline": headline, "portability": portability, "results": results,
              "earlier": lambda r, p: results(r, p, earlier=True)}[kind]
     return "\n".join(maker(rows, page)) + "\n"

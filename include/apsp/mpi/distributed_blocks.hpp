@@ -142,6 +142,11 @@ class DistributedBlocks {
   }
   /// Ints from a mark to its least entry within one set.
   int64_t least_offset() const { return marks_ints(local_) / 2; }
+  /// Where a set's Bk flags start: after A's, one per band row (at least 16, an opening's R).
+  template <class Int>
+  Int* bk_marks(Int* set) const {
+    return set + (least_offset() - local_.n / local_.block);
+  }
 
   /// The block of `size` rounds from k's rows, to every rank (the owner's fenced already).
   void share(int k, int size, int b) {

@@ -70,11 +70,10 @@ void DistributedBlocks<ExecSpace, FW>::mark(const ExecSpace& exec, int k, int si
     const int nb = int(local_.n / local_.block);
     const int league = a_count + (with_bk ? nb : 0);
     if (league == 0) return;
-    const int64_t a_slots = marks_ints(local_) / 2 - nb;  // A's flags, then Bk's
     Kokkos::parallel_for(
         "apsp::mpi::block_marks", Kokkos::TeamPolicy<ExecSpace>(exec, league, Kokkos::AUTO),
         Impl::BandMarkKernel<Ops>{band().rows, pivot, local_.n, local_.block, k, size, band().first_tile, a_first,
-                                  a_count, to, to + a_slots, keeps_least() ? least_offset() : 0});
+                                  a_count, to, bk_marks(to), keeps_least() ? least_offset() : 0});
   } else {
     (void)exec, (void)k, (void)size, (void)pivot, (void)to, (void)a_first, (void)a_count, (void)with_bk;
   }
@@ -90,7 +89,6 @@ void DistributedBlocks<ExecSpace, FW>::products(const ExecSpace& exec, int k, in
   const Block rb = band();
   const int nb = rb.col_tiles;
   const bool marked = Ops::kMarksOperands;
-  const int64_t a_slots = marks_ints(local_) / 2 - nb;
   auto range = [&](int lo, int hi) {
     const Impl::BandTiles<Value> t{rb.rows,
                                    pivot,
@@ -106,7 +104,7 @@ void DistributedBlocks<ExecSpace, FW>::products(const ExecSpace& exec, int k, in
                                    rb.pivots(k + size - 1),
                                    a_first,
                                    marked ? marks : nullptr,
-                                   marked ? marks + a_slots : nullptr,
+                                   marked ? bk_marks(marks) : nullptr,
                                    least,
                                    lanes16_.slots()};
     launch(exec, t);

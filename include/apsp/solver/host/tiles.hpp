@@ -53,14 +53,13 @@ namespace apsp::Impl {
 /// `Traits`: the host backend's (kTileRows = MR, kTileRegs = NV, kHostLanes16, kLargestBlock).
 template <class Traits>
 struct HostTiles {
-  using Operands = HostOperands<Traits>;
-  using Packed = typename Operands::Packed;
-  using I32 = host_simd::I32;
-  using U16 = host_simd::U16;
-  using Reg = host_simd::Reg;
-  static constexpr int MR = Operands::MR, NV = Operands::NV, W = Operands::W;
-  static constexpr int NR = Operands::NR, NR16 = Operands::NR16;
-  static constexpr bool k16 = Operands::k16;
+  /// One product's operands and its blocks (host/tile_blocks.hpp), whose shapes these are.
+  using Product = HostTileBlocks<Traits>;
+  using Operands = typename Product::Operands;
+  using Packed = typename Product::Packed;
+  using I32 = typename Product::I32;
+  using Reg = typename Product::Reg;
+  static constexpr int MR = Product::MR, W = Product::W, NR16 = Product::NR16;
   /// Sub-tiles of the blocked closure.
   static constexpr int kSubTile = Operands::kUnit;
 
@@ -147,10 +146,6 @@ struct HostTiles {
       }
     }
   }
-
- private:
-  /// One product's operands and its blocks (host/tile_blocks.hpp).
-  using Product = HostTileBlocks<Traits>;
 };
 
 // NOLINTEND(bugprone-implicit-widening-of-multiplication-result)
