@@ -21,7 +21,8 @@ log() { echo "[deps] $*" >&2; }
 variant=${1:-openmp}
 case "$variant" in openmp | hip | aarch64) ;; *) echo "usage: scripts/deps.sh [hip|aarch64]" >&2; exit 2 ;; esac
 need_pkgs=(cmake ninja-build g++ libgtest-dev libcli11-dev nlohmann-json3-dev
-           libopenmpi-dev openmpi-bin python3-scipy python3-numpy python3-matplotlib dpkg-dev
+           libopenmpi-dev openmpi-bin python3-scipy python3-numpy python3-matplotlib python3-networkx
+           python3-pytest python3-venv python3-dev dpkg-dev
            clang-format clang-tidy universal-ctags ccache git)
 [ "$variant" = hip ] && need_pkgs+=(hipcc libamdhip64-dev)
 [ "$variant" = aarch64 ] && need_pkgs+=(g++-aarch64-linux-gnu qemu-user)
@@ -41,7 +42,11 @@ if [ -n "${Kokkos_ROOT:-}" ] && [ "$variant" = openmp ]; then
   echo "$Kokkos_ROOT"; exit 0
 fi
 
+# The OpenMP build is position-independent, so that the Python module (a shared object, python/)
+# links the same static Kokkos as the program.
 prefix="$cache/kokkos-3.4.01-$variant"
+pic=()
+[ "$variant" = openmp ] && prefix+="-pic" && pic=(-DCMAKE_POSITION_INDEPENDENT_CODE=ON)
 have() { [ -f "$prefix/lib/cmake/$1/$1Config.cmake" ] || [ -f "$prefix/lib64/cmake/$1/$1Config.cmake" ]; }
 if have Kokkos && { [ "$variant" != openmp ] || have KokkosKernels; } &&
   { [ "$variant" != aarch64 ] || have GTest; }; then
@@ -103,13 +108,13 @@ if [ "$variant" = aarch64 ]; then
 fi
 if ! have Kokkos; then
   log "building Kokkos 3.4.01 (OpenMP + Serial) into $prefix"
-  cmake_install "$src/kokkos-3.4.01" -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
-    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF
+  cmake_install "$src/kokkos-3.4.01" "${pic[@]}" -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_OPENMP=ON \
+    -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF
 fi
 # Kokkos Kernels 3.4.01 (same tarball) for the self-check's CSR graph; no explicit
 # instantiations are needed (the project instantiates what it uses), so it builds in seconds.
 log "building Kokkos Kernels 3.4.01 into $prefix"
-cmake_install "$src/kokkos-kernels-3.4.01" -DKokkos_ROOT="$prefix" \
+cmake_install "$src/kokkos-kernels-3.4.01" "${pic[@]}" -DKokkos_ROOT="$prefix" \
   -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF \
   -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
   -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \

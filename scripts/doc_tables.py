@@ -15,7 +15,8 @@ KIND: `headline` (whole runs beside the public solution), `portability` (each pl
 efficiency and the performance portability over them), `results` (every record in full),
 `earlier` (the records of docs/records/earlier/: machines not at hand and code before the
 current one, each row with its commit), `ranks` (docs/records/one-gpu-ranks/: MPI runs of ranks
-sharing one GPU beside that GPU alone in the same call). machine= keeps the rows whose machine contains TEXT;
+sharing one GPU beside that GPU alone in the same call), `python` (docs/records/python/: the Python
+package beside SciPy, NetworkX and the program, scripts/bench_python.py). machine= keeps the rows whose machine contains TEXT;
 label= those whose graph is TEXT.
 
   doc_tables.py            prints every table
@@ -24,6 +25,7 @@ label= those whose graph is TEXT.
                            not what its records make (ctest runs this)
 """
 import argparse
+import json
 import os
 import re
 import sys
@@ -32,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import apsp_report  # noqa: E402  (the records' loader, platforms and PP)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PAGES = ("README.md", "docs/results.md")
+PAGES = ("README.md", "docs/results.md", "docs/python.md")
 MARK = re.compile(r"<!-- table (\w+)((?: \w+=\"[^\"]*\")*)[^>]*-->\n(.*?)<!-- end table -->\n", re.S)
 NOTE = "(made by scripts/doc_tables.py: edit the records, not the table)"
 
@@ -166,7 +168,32 @@ def ranks_table(records, page):
     return out
 
 
+def python_table(page):
+    """scripts/bench_python.py's records: each tool's call on the same graph, in its own process."""
+    out = ["| machine | backend | threads | V | SciPy floyd_warshall | SciPy Dijkstra | NetworkX | apsp_kokkos call "
+           "| SciPy's floyd_warshall over it | program's solve | the call over the solve | |",
+           "| --- " * 12 + "|"]
+    folder = os.path.join(ROOT, "docs/records/python")
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(folder, name)) as f:
+            rec = json.load(f)
+        for r in rec["rows"]:
+            t = {k: v["first_s"] for k, v in r["tools"].items()}
+            ours, solve = t["apsp_kokkos"], r["program"]["solve_s"]
+            fw = t.get("scipy_floyd_warshall")
+            out.append(f"| {re.sub(r'[(]R[)]|[(]TM[)]', '', r['machine'])} | {r['backend']} | {r['threads']} | "
+                       f"{vv(r['V'])} | {secs(fw) if fw else '—'} | {secs(t['scipy_dijkstra'])} | "
+                       f"{secs(t['networkx_floyd_warshall_numpy']) if 'networkx_floyd_warshall_numpy' in t else '—'} | "
+                       f"{secs(ours)} | {f'**{fw / ours:.0f}×**' if fw else '—'} | {secs(solve)} | "
+                       f"{ours / solve - 1:+.0%} | {link('records/python/' + name, page)} |")
+    return out
+
+
 def make(kind, args, current, earlier, page):
+    if kind == "python":
+        return "\n".join(python_table(page)) + "\n"
     if kind == "ranks":
         return "\n".join(ranks_table(records_in("docs/records/one-gpu-ranks"), page)) + "\n"
     rows = earlier if kind == "earlier" else current

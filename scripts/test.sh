@@ -11,7 +11,9 @@
 #                             check the phase kernels' machine code (scripts/build_hip.sh); last,
 #                             cross-compile for 64-bit Arm and run the CPU micro-kernel's tests, the
 #                             conformance cases and random graphs against the x86 output under
-#                             qemu-aarch64 (scripts/build_arm.sh). Any failure fails the run.
+#                             qemu-aarch64 (scripts/build_arm.sh); last, install the Python package
+#                             into build-python/venv and run its tests (tests/python) against SciPy
+#                             and NetworkX. Any failure fails the run.
 #   scripts/test.sh --quick   build, then the C++ unit tests and the style checks that take
 #                             seconds: the edit-compile-test loop (CONTRIBUTING.md says when).
 # Compiles go through ccache and clang-tidy keeps its verdicts, both in the cache that every clone
@@ -56,3 +58,7 @@ stage "UBSan ctest"
 stage "HIP build"
 X86_BUILD="$build" "$here/scripts/build_arm.sh"
 stage "Arm build and qemu runs"
+# The Python package, installed as a user installs it, against SciPy and NetworkX (tests/python).
+python=$("$here/scripts/python_package.sh")
+(cd "$here/tests/python" && OMP_NUM_THREADS=2 "$python" -m pytest -q -p no:cacheprovider)
+stage "Python package"

@@ -15,6 +15,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the file format is little-endian int32; this host is not");
@@ -104,13 +105,28 @@ GraphFile::GraphFile(GraphFile&& o) noexcept
       cached_(o.cached_),
       generated_(o.generated_),
       text_(o.text_),
-      partial_(o.partial_) {
+      partial_(o.partial_),
+      given_(o.given_) {
   o.fd_ = -1;
   o.cached_ = 0;
 }
 
 GraphFile::~GraphFile() {
   if (fd_ >= 0) ::close(fd_);
+}
+
+GraphFile GraphFile::from_memory(int32_t vertices, std::shared_ptr<int32_t[]> edges, int64_t count, std::string name) {
+  if (vertices < 1) throw InputError(name + ": V = " + std::to_string(vertices) + "; V must be at least 1");
+  if (count < 0 || (count > 0 && edges == nullptr))
+    throw InputError(name + ": no edges given for E = " + std::to_string(count));
+  GraphFile g;
+  g.path_ = std::move(name);
+  g.vertices_ = vertices;
+  g.edges_ = count;
+  g.given_ = true;
+  g.cache_ = edges != nullptr ? std::move(edges) : std::shared_ptr<int32_t[]>(new int32_t[3]);
+  g.cached_ = count;
+  return g;
 }
 
 GraphFile GraphFile::generate(const RandomGraphSpec& spec, int64_t first_row, int64_t last_row, int threads) {

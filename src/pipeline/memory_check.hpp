@@ -29,7 +29,7 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
                   bool edges_in_memory, RunReport& rep, bool renumbered = false) {
   constexpr bool on_device = !host_is_device<ExecSpace>();
   const int64_t v = rep.vertices, n = padded_size(v, rep.block);
-  const bool paths = !opt.predecessors.empty();
+  const bool paths = opt.predecessors_asked();
   // With --predecessors: the predecessor rows beside the distance rows, and where the solver
   // runs what the search takes (predecessor_search.hpp).
   // Renumbered (graph/vertex_order.hpp): each result matrix is gathered into a new one in turn.

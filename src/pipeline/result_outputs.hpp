@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apsp/backends/backend_runtime.hpp"
@@ -31,8 +32,14 @@ class ResultOutputs {
   using Runtime = BackendRuntime<ExecSpace>;
 
  public:
-  /// The distances (`opt.output`, or none with --no-output), then the predecessors when asked.
+  /// The distances (`opt.output`, or none with --no-output), then the predecessors when asked;
+  /// into memory where `opt.memory` says so.
   explicit ResultOutputs(const RunOptions& opt) {
+    if (opt.memory) {
+      add("distances", "", false, opt.memory->distances);
+      if (opt.memory->predecessors) add("predecessors", "", false, opt.memory->predecessors);
+      return;
+    }
     add("output", opt.output, opt.no_output);
     if (!opt.predecessors.empty()) add("predecessor output", opt.predecessors, false);
   }
@@ -41,6 +48,7 @@ class ResultOutputs {
   /// input, one output as another, the record as an output.
   void refuse(const RunOptions& opt) {
     std::vector<std::string> taken{opt.input};
+    if (opt.memory) return;  // nothing of the file system's is touched
     for (auto& o : list_) {
       if (!o->target.discard) o->target = check_output_path(o->path, o->what, taken);
       if (o != list_.front()) refuse_same(*o, *list_.front(), opt.record_path);
@@ -53,7 +61,7 @@ class ResultOutputs {
   /// The temporary files, from here on removed again on any failure.
   template <class Procs>
   void open(const Procs& procs, int64_t vertices, int threads) {
-    for (auto& o : list_) o->file = procs.open_output(o->target, vertices, threads);
+    for (auto& o : list_) o->file = o->make ? o->make(vertices) : procs.open_output(o->target, vertices, threads);
   }
 
   /// What goes into output `i` (0: the distances).
@@ -110,14 +118,16 @@ class ResultOutputs {
     std::unique_ptr<ResultFile> file;
     ReadyRows<Runtime> ready;  ///< its pieces, as a device run prepares them
     const DistanceMatrix<ExecSpace>* rows = nullptr;
+    MemoryResults::Make make;  ///< in memory: what the rows go into
   };
 
-  void add(const char* what, const std::string& path, bool discard) {
+  void add(const char* what, const std::string& path, bool discard, MemoryResults::Make make = {}) {
     list_.push_back(std::make_unique<Output>());
     Output& o = *list_.back();
     o.what = what;
     o.path = path;
     o.target.discard = discard;
+    o.make = std::move(make);
   }
   static void refuse_same(const Output& o, const Output& distances, const std::string& record) {
     if (!distances.target.discard && !o.target.discard && o.target.path == distances.target.path)

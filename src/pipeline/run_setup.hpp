@@ -49,7 +49,7 @@ template <class ExecSpace, class Procs>
 class RunSetup {
  protected:
   RunSetup(const RunOptions& opt, Procs& procs)
-      : opt_(opt), procs_(procs), paths_(!opt.predecessors.empty()), outputs_(opt) {}
+      : opt_(opt), procs_(procs), paths_(opt.predecessors_asked()), outputs_(opt) {}
 
   void describe() {
     const auto t_entry = Clock::now();

@@ -54,6 +54,7 @@ std::string output_state(const RunReport& r) {
 namespace {
 
 nlohmann::json graph_of(const RunOptions& options, const RunReport* r) {
+  if (options.memory) return {{"source", "memory"}};
   if (!options.generate) {
     nlohmann::json g = {{"source", "file"}, {"path", options.input}, {"format", "bin"}};
     if (const auto format = solver_input_format(options.input, options.input_format.format)) {
@@ -143,7 +144,9 @@ nlohmann::json verify_json(const RunReport& r) {
 
 }  // namespace
 
-void write_run_record(const std::string& path, const RunOptions& options, const RunReport& r) {
+namespace {
+
+nlohmann::json run_record(const RunOptions& options, const RunReport& r) {
   using nlohmann::json;
   const double relax = r.relaxations();
   std::ostringstream config;
@@ -187,7 +190,17 @@ void write_run_record(const std::string& path, const RunOptions& options, const 
       {"output_written", r.written},
       {"verify", verify_json(r)},
   };
-  write_json(path, record);
+  return record;
+}
+
+}  // namespace
+
+void write_run_record(const std::string& path, const RunOptions& options, const RunReport& r) {
+  write_json(path, run_record(options, r));
+}
+
+std::string run_record_json(const RunOptions& options, const RunReport& report) {
+  return run_record(options, report).dump();
 }
 
 void write_failure_record(const std::string& path, const RunOptions& options, const std::string& status,

@@ -46,14 +46,19 @@ class GraphFile {
   /// [first_row, last_row) of it (each MPI rank makes its own), generated in memory by up to
   /// `threads` threads on the process's CPUs; `edges()` counts those made here.
   static GraphFile generate(const RandomGraphSpec& spec, int64_t first_row, int64_t last_row, int threads);
+  /// A graph the caller holds in memory (the Python module): `edges` triples (src, dst, w),
+  /// shared with the caller for as long as the graph lives, checked where they are consumed as a
+  /// file's are. `name` says where it came from (the banner, messages).
+  static GraphFile from_memory(int32_t vertices, std::shared_ptr<int32_t[]> edges, int64_t count, std::string name);
   /// The spec of a generated graph; none for a file.
   const std::optional<RandomGraphSpec>& generated() const { return generated_; }
   /// A generated graph that holds only some rows' edges (see generate).
   bool partial() const { return partial_; }
   /// A text graph's reading (its format, self-loops dropped, ...); none for the binary format.
   const std::optional<ConversionSummary>& text() const { return text_; }
-  /// Whether the edges are all in memory, with no file behind them (generated, or read as text).
-  bool in_memory() const { return generated_.has_value() || text_.has_value(); }
+  /// Whether the edges are all in memory, with no file behind them (generated, read as text, or
+  /// given by the caller).
+  bool in_memory() const { return generated_.has_value() || text_.has_value() || given_; }
 
   GraphFile(GraphFile&& other) noexcept;
   GraphFile& operator=(GraphFile&&) = delete;
@@ -115,6 +120,7 @@ class GraphFile {
   std::optional<RandomGraphSpec> generated_;
   std::optional<ConversionSummary> text_;
   bool partial_ = false;
+  bool given_ = false;  ///< from_memory
 };
 
 }  // namespace apsp

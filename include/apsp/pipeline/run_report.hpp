@@ -14,6 +14,7 @@
 #include "apsp/graph/random_graph.hpp"
 #include "apsp/graph/vertex_order.hpp"
 #include "apsp/io/graph_file.hpp"
+#include "apsp/pipeline/memory_results.hpp"
 #include "apsp/report/ceiling.hpp"
 #include "apsp/report/round_rates.hpp"
 
@@ -31,6 +32,9 @@ struct RunOptions {
   bool no_output = false;  ///< --no-output: solve (and check) without writing the V x V result
   /// --predecessors: the predecessor matrix file (paths/predecessor_search.hpp has the tie rule); empty: none.
   std::string predecessors;
+  /// The results into memory instead of files (the Python module): `output`, `no_output` and
+  /// `predecessors` are then not used.
+  std::optional<MemoryResults> memory;
   /// How the pipeline opens `input` at its read stage; unset: GraphFile::open(input). main()
   /// passes the graph it began reading while Kokkos initialised (io/input_prefetch.hpp).
   std::function<GraphFile()> open_input;
@@ -63,6 +67,9 @@ struct RunOptions {
   /// Test-only: after the solve, change entry (row, col) so that the check must catch it.
   int64_t perturb_row = -1, perturb_col = -1;
   int64_t perturb_predecessor_row = -1, perturb_predecessor_col = -1;  ///< the same in the predecessor matrix
+
+  /// Whether the predecessors are asked for (a file, or memory).
+  bool predecessors_asked() const { return !predecessors.empty() || (memory && memory->predecessors); }
 };
 
 struct StageSeconds {

@@ -27,6 +27,9 @@ std::string output_state(const RunReport& report);
 /// output). `status`: "ok", or "verify_failed" when the self-check found a wrong entry.
 void write_run_record(const std::string& path, const RunOptions& options, const RunReport& report);
 
+/// The same record as one line of JSON (the Python module's `record`).
+std::string run_record_json(const RunOptions& options, const RunReport& report);
+
 /// The record of a run that ended with an error before its report existed: what was asked,
 /// `status` ("bad_input": refused, exit 2; "failed": exit 1) and the error line.
 void write_failure_record(const std::string& path, const RunOptions& options, const std::string& status,

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Results that stay in memory instead of going to files: the Python module (python/) hands the
+// pipeline arrays it owns, and each output's rows are written into one as they would be into a
+// file (ResultFile), converted on the way where the caller's convention differs from the file's.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "apsp/io/output_file.hpp"
+
+namespace apsp {
+
+/// Where a run's results go when they stay in memory: a ResultFile per output, made for V
+/// vertices. `predecessors` empty: none asked.
+struct MemoryResults {
+  using Make = std::function<std::unique_ptr<ResultFile>(int64_t vertices)>;
+  Make distances, predecessors;
+};
+
+/// Rows of `cols` int32 into `dst` (row r from dst + r * ld), as the file holds them, but -1 (a
+/// predecessor file's "no predecessor") written as `none_as`.
+std::unique_ptr<ResultFile> int32_rows_into(int32_t* dst, int64_t ld, int64_t cols, int32_t none_as = -1);
+
+/// The distances as float64 into `dst` (row r from dst + r * ld, `cols` columns): INF as
+/// +infinity, every other distance divided by `scale` (the weights were multiplied by it).
+std::unique_ptr<ResultFile> float64_rows_into(double* dst, int64_t ld, int64_t cols, double scale = 1.0);
+
+}  // namespace apsp

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// apsp_kokkos._core: the library's solve for Python (nanobind). The arrays arrive checked and
+// converted by the package (python/apsp_kokkos/_graph.py); here they are handed to the pipeline
+// without a copy, with the interpreter released while it runs. One call runs at a time (Kokkos'
+// host backends take one caller); Ctrl-C stops a run between two rounds.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "apsp/core/errors.hpp"
+#include "calls.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace apsp::python {
+namespace {
+
+using Edges = nb::ndarray<const int32_t, nb::shape<-1, 3>, nb::c_contig, nb::device::cpu>;
+template <class T>
+using Matrix = nb::ndarray<T, nb::ndim<2>, nb::device::cpu>;
+
+std::mutex session_lock;  // one run (or start, or end) of Kokkos at a time
+
+/// A matrix argument as rows of V values: V x V, each row contiguous.
+template <class T>
+Rows<T> rows_of(const nb::handle& array, int64_t vertices, const char* what) {
+  if (array.is_none()) return {};
+  auto m = nb::cast<Matrix<T>>(array);
+  if (int64_t(m.shape(0)) != vertices || int64_t(m.shape(1)) != vertices || (vertices > 1 && m.stride(1) != 1))
+    throw std::invalid_argument(std::string(what) + ": a V x V array with contiguous rows is needed");
+  return {m.data(), int64_t(m.stride(0))};
+}
+
+/// The solve (calls.hpp) on Kokkos' thread, the interpreter released; a Ctrl-C that arrives
+/// meanwhile stops it after the round under way (at most 0.1 s apart) and is raised here.
+std::string solve_arrays(int32_t vertices, const Edges& edges, nb::handle distances64, nb::handle distances32,
+                         nb::handle predecessors, double scale, std::string backend, int block_size, std::string order,
+                         int64_t verify_rows, bool phase_times, int threads) {
+  SolveCall c;
+  c.vertices = vertices;
+  c.edges = edges.data();
+  c.edge_count = int64_t(edges.shape(0));
+  c.distances64 = rows_of<double>(distances64, vertices, "distances");
+  c.distances32 = rows_of<int32_t>(distances32, vertices, "distances");
+  c.predecessors = rows_of<int32_t>(predecessors, vertices, "predecessors");
+  c.scale = scale;
+  c.backend = std::move(backend);
+  c.block_size = block_size;
+  c.order = std::move(order);
+  c.verify_rows = verify_rows;
+  c.phase_times = phase_times;
+  std::atomic<bool> stop{false};
+  c.check_interrupt = [&stop] {
+    if (stop) throw Interrupted{};
+  };
+  std::string record;
+  PyObject *type = nullptr, *value = nullptr, *trace = nullptr;  // the interrupt, kept until raised
+  {
+    nb::gil_scoped_release released;
+    std::lock_guard<std::mutex> one_at_a_time(session_lock);
+    initialize(threads, -1);
+    auto done = on_kokkos_thread([&] { record = solve(c); });
+    // Python's signal handlers run on the main thread only: this one waits, asking for them.
+    while (done.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+      if (stop) continue;
+      nb::gil_scoped_acquire held;
+      if (PyErr_CheckSignals() != 0) {
+        PyErr_Fetch(&type, &value, &trace);
+        stop = true;
+      }
+    }
+    try {
+      done.get();
+    } catch (const Interrupted&) {
+    }
+  }
+  if (stop) {
+    PyErr_Restore(type, value, trace);
+    throw nb::python_error();
+  }
+  return record;
+}
+
+nb::tuple read_graph_file(const std::string& path, const std::string& format, bool undirected, int one_based,
+                          double scale) {
+  auto* read = new ReadGraph;
+  try {
+    nb::gil_scoped_release released;
+    *read = read_graph(path, format, undirected, one_based, scale);
+  } catch (...) {
+    delete read;
+    throw;
+  }
+  nb::capsule owner(read, [](void* p) noexcept { delete static_cast<ReadGraph*>(p); });
+  const size_t count = read->edges.size() / 3;
+  auto edges = nb::ndarray<nb::numpy, int32_t, nb::shape<-1, 3>>(read->edges.data(), {count, 3}, owner);
+  nb::dict summary;
+  summary["format"] = read->format;
+  summary["lines"] = read->lines;
+  summary["self_loops_dropped"] = read->self_loops_dropped;
+  summary["weights_rounded"] = read->weights_rounded;
+  return nb::make_tuple(read->vertices, edges, summary);
+}
+
+}  // namespace
+}  // namespace apsp::python
+
+NB_MODULE(_core, m) {
+  using namespace apsp::python;
+  m.doc() = "apsp_kokkos' solver (blocked Floyd-Warshall on Kokkos); use the package's functions";
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const apsp::InputError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const std::invalid_argument& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  m.def("solve", &solve_arrays, "vertices"_a, "edges"_a, "distances64"_a.none(), "distances32"_a.none(),
+        "predecessors"_a.none(), "scale"_a, "backend"_a, "block_size"_a, "order"_a, "verify_rows"_a, "phase_times"_a,
+        "threads"_a);
+  m.def("read_graph", &read_graph_file, "path"_a, "format"_a, "undirected"_a, "one_based"_a, "scale"_a);
+  m.def("backends", &backends);
+  m.def(
+      "initialize",
+      [](int threads, int device_id) {
+        nb::gil_scoped_release released;
+        std::lock_guard<std::mutex> one_at_a_time(session_lock);
+        initialize(threads, device_id);
+      },
+      "threads"_a, "device_id"_a);
+  m.def("initialized", [] { return initialized(); });
+  m.def("finalize", [] {
+    nb::gil_scoped_release released;
+    std::lock_guard<std::mutex> one_at_a_time(session_lock);
+    finalize();
+  });
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The Python package against what people with graphs call today, process by process.
+
+For each V, a random graph (E = V^2/20 edges, weights 1..1000, the same seed everywhere) is solved
+in a fresh process by SciPy's floyd_warshall and shortest_path(method='D'), NetworkX's
+floyd_warshall_numpy, apsp_kokkos.floyd_warshall (a SciPy CSR matrix in, a float64 array out,
+the first call of the process: Kokkos' start included, then a second call), and by the
+command-line program on the same graph as a file (its solve_s, and its process timed from
+outside). Each timing is the call alone (the graph is made before the clock starts); the ratios
+are against apsp_kokkos' first call. Slow tools are left out past --slow-max.
+
+  bench_python.py --exe build/apsp_kokkos --python build-python/venv/bin/python [--sizes 1000,2000]
+                  [--slow-max 2000] [--backend OpenMP] [--record FILE]
+"""
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+MAKE = """
+import numpy as np, scipy.sparse as sp
+def graph(V):
+    rng = np.random.default_rng(12345)
+    g = sp.random(V, V, density=1 / 20, random_state=rng, format="csr")
+    g.data = rng.integers(1, 1001, g.nnz).astype(np.float64)
+    return g
+"""
+
+CALLS = {
+    "scipy_floyd_warshall": "from scipy.sparse.csgraph import floyd_warshall as f\nrun = lambda g: f(g)",
+    "scipy_dijkstra": "from scipy.sparse.csgraph import shortest_path as f\nrun = lambda g: f(g, method='D')",
+    "networkx_floyd_warshall_numpy": ("import networkx as nx\n"
+                                      "run = lambda g: nx.floyd_warshall_numpy(nx.from_scipy_sparse_array("
+                                      "g, create_using=nx.DiGraph))"),
+    "apsp_kokkos": "import apsp_kokkos\nrun = lambda g: apsp_kokkos.floyd_warshall(g, backend=BACKEND)",
+}
+
+TIMED = """
+import time, json, sys
+g = graph({V})
+t = time.perf_counter(); out = run(g); first = time.perf_counter() - t
+again = None
+if {AGAIN}:
+    t = time.perf_counter(); run(g); again = time.perf_counter() - t
+print(json.dumps({{"first_s": first, "again_s": again, "checksum": float(out[out != float("inf")].sum())}}))
+"""
+
+
+def time_tool(python, tool, V, backend):
+    code = MAKE + CALLS[tool].replace("BACKEND", repr(backend)) + TIMED.format(V=V, AGAIN=tool == "apsp_kokkos")
+    t = time.perf_counter()
+    out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    result["process_s"] = time.perf_counter() - t
+    return result
+
+
+def time_program(python, exe, V):
+    """The command-line program on the same graph written as a binary edge list."""
+    with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as tmp:
+        write = MAKE + (f"import numpy as np\ng = graph({V}).tocoo()\n"
+                        f"body = np.stack([g.row, g.col, g.data.astype(np.int64)], 1).astype(np.int32)\n"
+                        f"open('{tmp}/g.bin', 'wb').write(np.array([{V}, g.nnz], np.int32).tobytes() + body.tobytes())\n")
+        subprocess.run([python, "-c", write], check=True)
+        t = time.perf_counter()
+        subprocess.run([exe, f"{tmp}/g.bin", f"{tmp}/g.out", "--quiet", "--json", f"{tmp}/r.json"], check=True)
+        wall = time.perf_counter() - t
+        with open(f"{tmp}/r.json") as f:
+            record = json.load(f)
+    return {"process_s": wall, "solve_s": record["seconds"]["solve"], "record": record}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--exe", required=True, help="the command-line program")
+    ap.add_argument("--python", default=sys.executable, help="a Python that imports apsp_kokkos, SciPy and NetworkX")
+    ap.add_argument("--sizes", default="1000,2000")
+    ap.add_argument("--slow-max", type=int, default=2000, help="largest V for SciPy's and NetworkX's Floyd-Warshall")
+    ap.add_argument("--backend", default=None)
+    ap.add_argument("--record", help="append the figures to this JSON file (docs/records/python/)")
+    a = ap.parse_args()
+    rows = []
+    for V in (int(v) for v in a.sizes.split(",")):
+        row = {"V": V, "E": V * V // 20, "tools": {}}
+        for tool in CALLS:
+            if tool in ("scipy_floyd_warshall", "networkx_floyd_warshall_numpy") and V > a.slow_max:
+                continue
+            row["tools"][tool] = time_tool(a.python, tool, V, a.backend)
+        program = time_program(a.python, a.exe, V)
+        row["program"] = {k: program[k] for k in ("process_s", "solve_s")}
+        r = program["record"]
+        row.update(machine=r["kokkos"]["device"], backend=r["kokkos"]["backend"],
+                   threads=r["kokkos"]["concurrency"], commit=r["program"]["git_hash"])
+        ours = row["tools"]["apsp_kokkos"]["first_s"]
+        sums = {round(t["checksum"], 3) for t in row["tools"].values()}
+        row["same_result"] = len(sums) == 1
+        print(f"V={V} {row['backend']} {row['threads']} threads on {row['machine']} ({row['commit']}), "
+              f"every tool's distances summing alike: {row['same_result']}:")
+        for tool, t in row["tools"].items():
+            print(f"  {tool:32s} {t['first_s']:9.3f} s  ({t['first_s'] / ours:7.1f}x apsp_kokkos' first call)"
+                  + (f"; again {t['again_s']:.3f} s" if t.get("again_s") else ""))
+        print(f"  {'command line: solve_s':32s} {program['solve_s']:9.3f} s; process {program['process_s']:.3f} s; "
+              f"the call over the program's solve: {ours / program['solve_s'] - 1:+.1%}")
+        rows.append(row)
+    if a.record:
+        with open(a.record, "w") as f:
+            json.dump({"kind": "python_benchmark", "host": platform.node(), "date": time.strftime("%Y-%m-%d"),
+                       "rows": rows}, f, indent=1)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
