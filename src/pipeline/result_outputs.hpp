@@ -121,13 +121,13 @@ class ResultOutputs {
     MemoryResults::Make make;  ///< in memory: what the rows go into
   };
 
-  void add(const char* what, const std::string& path, bool discard, MemoryResults::Make make = {}) {
+  void add(const char* what, const std::string& path, bool discard, const MemoryResults::Make& make = {}) {
     list_.push_back(std::make_unique<Output>());
     Output& o = *list_.back();
     o.what = what;
     o.path = path;
     o.target.discard = discard;
-    o.make = std::move(make);
+    o.make = make;
   }
   static void refuse_same(const Output& o, const Output& distances, const std::string& record) {
     if (!distances.target.discard && !o.target.discard && o.target.path == distances.target.path)
