@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // apsp_kokkos._core: the library's solve for Python (nanobind). The arrays arrive checked and
 // converted by the package (python/apsp_kokkos/_graph.py); here they are handed to the pipeline
-// without a copy, with the interpreter released while it runs. One call runs at a time (Kokkos'
-// host backends take one caller); Ctrl-C stops a run between two rounds.
+// without a copy, with the interpreter released while it runs. One call runs at a time, on
+// Kokkos' own thread (session.cpp); Ctrl-C stops a run between two rounds.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
