@@ -17,8 +17,9 @@
 // (edge_rows.hpp: the others are never tight). Every order of the threads gives the same file:
 // the levels are the BFS's, and the predecessor is a minimum (an atomic min) over one level.
 //
-// One team searches one source at a time: levels in turn (team barriers), the frontier's
-// vertices split over the team's threads; a host backend's team is one thread, a GPU's 128.
+// On a GPU one team of 128 threads searches one source at a time: levels in turn (team
+// barriers), the frontier's vertices split over the team's threads. A host backend's thread
+// finds the same predecessors from the heads' side, one source at a time (host_predecessors.hpp).
 //
 // Under another numbering of the vertices (--order, graph/vertex_order.hpp) the search runs in
 // the solve's numbering and writes each predecessor as its number in the file (`original`), so
@@ -35,6 +36,7 @@
 #include "apsp/backends/backend_runtime.hpp"
 #include "apsp/core/sizes.hpp"
 #include "apsp/paths/edge_rows.hpp"
+#include "apsp/paths/host_predecessors.hpp"
 #include "apsp/solver/distance_matrix.hpp"
 
 namespace apsp {
@@ -129,13 +131,38 @@ int64_t search_teams(int64_t rows) {
 /// process holds `local_edges` of the graph's `edges`: the edges of the rows held (8 bytes an
 /// edge, read before the solve), then those of them that are shortest paths and the whole
 /// graph's (one process: the same; counted as if every edge were one, though on the graphs
-/// measured they are far fewer), the row offsets, and the search's levels and frontiers.
+/// measured they are far fewer), the row offsets, and the search's scratch.
 template <class ExecSpace>
 int64_t predecessor_search_bytes(int64_t vertices, int64_t rows, int64_t local_edges, int64_t edges) {
   edges = std::min(edges, size_mul(vertices, vertices));
   const int64_t edge_rows = size_add(size_mul(8, std::min(local_edges, edges)), size_mul(8, edges));
-  const int64_t search = size_mul(Impl::search_teams<ExecSpace>(rows), 3 * int64_t(sizeof(int32_t)), vertices);
-  return size_add(size_add(edge_rows, size_mul(16, vertices)), search);
+  // Per team: a level and two frontier entries a vertex. A host backend's thread: a tail, an h,
+  // a walk entry and a flag (host_predecessors.hpp) and the BFS's level and queue entries; and
+  // once, the edges again by head.
+  constexpr bool host = host_is_device<ExecSpace>();
+  const int64_t per_vertex = host ? 5 * int64_t(sizeof(int32_t)) + 1 : 3 * int64_t(sizeof(int32_t));
+  const int64_t search = size_mul(Impl::search_teams<ExecSpace>(rows), per_vertex, vertices);
+  const int64_t by_head = host ? size_add(size_mul(8, edges), size_mul(8, vertices)) : 0;
+  return size_add(size_add(size_add(edge_rows, size_mul(16, vertices)), search), by_head);
+}
+
+/// A host backend's search (host_predecessors.hpp): the sources taken in turn by each thread
+/// from a shared counter, each thread with its own scratch.
+template <class ExecSpace>
+void find_predecessors_on_host(const DistanceMatrix<ExecSpace>& d, int64_t rows, const EdgeRows<ExecSpace>& shortest,
+                               const DistanceMatrix<ExecSpace>& pred, const int32_t* original) {
+  const int64_t v = d.vertices;
+  const Impl::HeadRows in =
+      Impl::edges_by_head(v, shortest.offsets.data(), shortest.heads.data(), shortest.weights.data());
+  int64_t taken = 0;
+  Kokkos::parallel_for(
+      "apsp::paths::search", Kokkos::RangePolicy<ExecSpace>(0, Impl::search_teams<ExecSpace>(rows)), [&](int64_t) {
+        Impl::HeadSideSearch search(in, shortest.offsets.data(), shortest.heads.data(), shortest.weights.data(), v,
+                                    original);
+        for (int64_t r; (r = Kokkos::atomic_fetch_add(&taken, int64_t(1))) < rows;)
+          search.run(int32_t(d.first_row + r), d.data.data() + r * d.n, pred.data.data() + r * d.n, d.n);
+      });
+  ExecSpace().fence();
 }
 
 /// pred = the predecessors (the tie rule above) of the solved rows `d` holds (the first
@@ -145,6 +172,10 @@ template <class ExecSpace>
 void find_predecessors(const DistanceMatrix<ExecSpace>& d, int64_t rows, const EdgeRows<ExecSpace>& shortest,
                        const DistanceMatrix<ExecSpace>& pred, const int32_t* original = nullptr) {
   if (rows <= 0) return;
+  if constexpr (host_is_device<ExecSpace>()) {
+    find_predecessors_on_host(d, rows, shortest, pred, original);
+    return;
+  }
   const int64_t teams = Impl::search_teams<ExecSpace>(rows);
   Kokkos::View<int32_t*, typename ExecSpace::memory_space> work(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::paths::search_work"), size_t(teams * 3 * d.vertices));
