@@ -52,9 +52,9 @@ struct Int32None {
 };
 struct Float64Distance {
   double scale;
-  KOKKOS_INLINE_FUNCTION double operator()(int32_t v) const {
-    return v >= kInf ? std::numeric_limits<double>::infinity() : double(v) / scale;
-  }
+  double infinity;  // a member: in a CUDA build the call is host-and-device code, where
+                    // numeric_limits' constexpr host functions may not be called
+  KOKKOS_INLINE_FUNCTION double operator()(int32_t v) const { return v >= kInf ? infinity : double(v) / scale; }
 };
 
 }  // namespace
@@ -64,7 +64,8 @@ std::unique_ptr<ResultFile> int32_rows_into(int32_t* dst, int64_t ld, int64_t co
 }
 
 std::unique_ptr<ResultFile> float64_rows_into(double* dst, int64_t ld, int64_t cols, double scale) {
-  return std::make_unique<RowsInto<double, Float64Distance>>(dst, ld, cols, Float64Distance{scale});
+  return std::make_unique<RowsInto<double, Float64Distance>>(
+      dst, ld, cols, Float64Distance{scale, std::numeric_limits<double>::infinity()});
 }
 
 }  // namespace apsp
