@@ -26,13 +26,19 @@ def _entries(csgraph):
     """(V, rows, cols, values) of the graph's edges, before any rule is applied."""
     if scipy.sparse.issparse(csgraph):
         V = _square(csgraph.shape)
-        coo = csgraph.tocoo()  # every stored entry, repeated ones too (the lightest counts)
-        rows, cols, values = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
+        if csgraph.format == "csr":  # its arrays as they are: no COO copy (every stored entry counts)
+            rows = np.repeat(np.arange(V, dtype=csgraph.indices.dtype), np.diff(csgraph.indptr))
+            cols, values = csgraph.indices, csgraph.data
+        else:
+            coo = csgraph.tocoo()  # every stored entry, repeated ones too (the lightest counts)
+            rows, cols, values = coo.row, coo.col, coo.data
         if values.dtype.kind == "f":
+            finite = np.isfinite(values)  # a stored infinity is no edge, as in SciPy
+            if finite.all():
+                return V, rows, cols, values
             if np.isnan(values).any():
                 i = int(np.flatnonzero(np.isnan(values))[0])
                 raise ValueError(f"weight nan at ({rows[i]}, {cols[i]}): a stored entry must be a weight")
-            finite = np.isfinite(values)  # a stored infinity is no edge, as in SciPy
             return V, rows[finite], cols[finite], values[finite]
         return V, rows, cols, values
     a = np.asarray(csgraph)
@@ -54,6 +60,10 @@ def _first(where, rows, cols, values):
 
 def _integer_weights(V, rows, cols, values, scale):
     """The weights as int32, every rule checked; ValueError naming the first entry that breaks one."""
+    most = INF - 1 if V <= 1 else (INF - 1) // (V - 1)
+    if scale is None and values.dtype.kind == "f":  # one pass where every weight is good (the usual case)
+        if ((values >= 0) & (values <= most) & (values == np.floor(values))).all():
+            return values.astype(np.int32)
     if scale is not None:
         if not scale > 0:
             raise ValueError(f"scale must be positive, not {scale}")
@@ -68,7 +78,6 @@ def _integer_weights(V, rows, cols, values, scale):
     if (bad := values > np.iinfo(np.int32).max).any():
         w, i, j = _first(bad, rows, cols, values)
         raise ValueError(f"weight {w} at ({i}, {j}) is past the int32 range")
-    most = INF - 1 if V <= 1 else (INF - 1) // (V - 1)
     if (bad := values > most).any():
         w, i, j = _first(bad, rows, cols, values)
         raise ValueError(f"weight {w} at ({i}, {j}) is too large for V = {V}: every path must stay "
