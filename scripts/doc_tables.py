@@ -170,9 +170,9 @@ def ranks_table(records, page):
 
 def python_table(page):
     """scripts/bench_python.py's records: each tool's call on the same graph, in its own process."""
-    out = ["| machine | backend | threads | V | SciPy floyd_warshall | SciPy Dijkstra | NetworkX | apsp_kokkos call "
-           "| SciPy's floyd_warshall over it | program's solve | the call over the solve | |",
-           "| --- " * 12 + "|"]
+    out = ["| machine | backend | threads | commit | V | SciPy floyd_warshall | SciPy Dijkstra | NetworkX | apsp_kokkos call "
+           "| SciPy's floyd_warshall over it | second call | program's solve | the call over the solve | |",
+           "| --- " * 14 + "|"]
     folder = os.path.join(ROOT, "docs/records/python")
     for name in sorted(os.listdir(folder)):
         if not name.endswith(".json"):
@@ -182,11 +182,15 @@ def python_table(page):
         for r in rec["rows"]:
             t = {k: v["first_s"] for k, v in r["tools"].items()}
             ours, solve = t["apsp_kokkos"], r["program"]["solve_s"]
-            fw = t.get("scipy_floyd_warshall")
+            fw, again = t.get("scipy_floyd_warshall"), r["tools"]["apsp_kokkos"].get("again_s")
+
+            def maybe(tool):
+                return secs(t[tool]) if tool in t else "—"
+
             out.append(f"| {re.sub(r'[(]R[)]|[(]TM[)]', '', r['machine'])} | {r['backend']} | {r['threads']} | "
-                       f"{vv(r['V'])} | {secs(fw) if fw else '—'} | {secs(t['scipy_dijkstra'])} | "
-                       f"{secs(t['networkx_floyd_warshall_numpy']) if 'networkx_floyd_warshall_numpy' in t else '—'} | "
-                       f"{secs(ours)} | {f'**{fw / ours:.0f}×**' if fw else '—'} | {secs(solve)} | "
+                       f"{r['commit'][:7]} | {vv(r['V'])} | {maybe('scipy_floyd_warshall')} | {maybe('scipy_dijkstra')} | "
+                       f"{maybe('networkx_floyd_warshall_numpy')} | {secs(ours)} | "
+                       f"{f'**{fw / ours:.0f}×**' if fw else '—'} | {secs(again) if again else '—'} | {secs(solve)} | "
                        f"{ours / solve - 1:+.0%} | {link('records/python/' + name, page)} |")
     return out
 
