@@ -54,7 +54,7 @@ def _run(V, edges, distances, predecessors, scale, backend, check, order, block_
     record = _core.solve(V, edges, distances if distances.dtype == np.float64 else None,
                          distances if distances.dtype == np.int32 else None, predecessors,
                          float(scale or 1.0), backend or "", int(block_size), order, int(verify_rows),
-                         bool(phase_times), 0)
+                         bool(phase_times))
     _local.record = json.loads(record)
     return _local.record
 

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <future>
 #include <mutex>
 #include <stdexcept>
@@ -45,7 +46,7 @@ Rows<T> rows_of(const nb::handle& array, int64_t vertices, const char* what) {
 /// meanwhile stops it after the round under way (at most 0.1 s apart) and is raised here.
 std::string solve_arrays(int32_t vertices, const Edges& edges, nb::handle distances64, nb::handle distances32,
                          nb::handle predecessors, double scale, std::string backend, int block_size, std::string order,
-                         int64_t verify_rows, bool phase_times, int threads) {
+                         int64_t verify_rows, bool phase_times) {
   SolveCall c;
   c.vertices = vertices;
   c.edges = edges.data();
@@ -65,10 +66,11 @@ std::string solve_arrays(int32_t vertices, const Edges& edges, nb::handle distan
   };
   std::string record;
   PyObject *type = nullptr, *value = nullptr, *trace = nullptr;  // the interrupt, kept until raised
+  std::exception_ptr failed;                                     // the solve's own error, raised after
   {
     nb::gil_scoped_release released;
     std::lock_guard<std::mutex> one_at_a_time(session_lock);
-    initialize(threads, -1);
+    initialize(0, -1);  // Kokkos' defaults, unless initialize() started it already
     auto done = on_kokkos_thread([&] { record = solve(c); });
     // Python's signal handlers run on the main thread only: this one waits, asking for them.
     while (done.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
@@ -82,12 +84,15 @@ std::string solve_arrays(int32_t vertices, const Edges& edges, nb::handle distan
     try {
       done.get();
     } catch (const Interrupted&) {
+    } catch (...) {
+      failed = std::current_exception();
     }
   }
-  if (stop) {
+  if (stop) {  // the Ctrl-C is raised, also over a failure that came after it: its references go back
     PyErr_Restore(type, value, trace);
     throw nb::python_error();
   }
+  if (failed) std::rethrow_exception(failed);
   return record;
 }
 
@@ -128,8 +133,7 @@ NB_MODULE(_core, m) {
     }
   });
   m.def("solve", &solve_arrays, "vertices"_a, "edges"_a, "distances64"_a.none(), "distances32"_a.none(),
-        "predecessors"_a.none(), "scale"_a, "backend"_a, "block_size"_a, "order"_a, "verify_rows"_a, "phase_times"_a,
-        "threads"_a);
+        "predecessors"_a.none(), "scale"_a, "backend"_a, "block_size"_a, "order"_a, "verify_rows"_a, "phase_times"_a);
   m.def("read_graph", &read_graph_file, "path"_a, "format"_a, "undirected"_a, "one_based"_a, "scale"_a);
   m.def("backends", &backends);
   m.def(
