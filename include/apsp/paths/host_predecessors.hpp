@@ -201,7 +201,7 @@ class HeadSideSearch {
   int32_t settle_tied(int32_t y) {
     const int32_t dy = dist_[y];
     int32_t fewest = INT32_MAX, best = -1, best_number = INT32_MAX;
-    for (int64_t e = in_.offsets[size_t(y)]; e < in_.offsets[size_t(y + 1)]; ++e) {
+    for (int64_t e = in_.offsets[size_t(y)]; e < in_.offsets[size_t(y) + 1]; ++e) {
       const int32_t u = in_.tails[size_t(e)];
       if (uint32_t(dist_[u]) + uint32_t(in_.weights[size_t(e)]) != uint32_t(dy)) continue;
       const int32_t h = hops_[size_t(u)];
