@@ -183,13 +183,11 @@ def python_table(page):
             t = {k: v["first_s"] for k, v in r["tools"].items()}
             ours, solve = t["apsp_kokkos"], r["program"]["solve_s"]
             fw, again = t.get("scipy_floyd_warshall"), r["tools"]["apsp_kokkos"].get("again_s")
-
-            def maybe(tool):
-                return secs(t[tool]) if tool in t else "—"
-
+            maybe = {tool: secs(t[tool]) if tool in t else "—"
+                     for tool in ("scipy_floyd_warshall", "scipy_dijkstra", "networkx_floyd_warshall_numpy")}
             out.append(f"| {re.sub(r'[(]R[)]|[(]TM[)]', '', r['machine'])} | {r['backend']} | {r['threads']} | "
-                       f"{r['commit'][:7]} | {vv(r['V'])} | {maybe('scipy_floyd_warshall')} | {maybe('scipy_dijkstra')} | "
-                       f"{maybe('networkx_floyd_warshall_numpy')} | {secs(ours)} | "
+                       f"{r['commit'][:7]} | {vv(r['V'])} | {maybe['scipy_floyd_warshall']} | {maybe['scipy_dijkstra']} | "
+                       f"{maybe['networkx_floyd_warshall_numpy']} | {secs(ours)} | "
                        f"{f'**{fw / ours:.0f}×**' if fw else '—'} | {secs(again) if again else '—'} | {secs(solve)} | "
                        f"{ours / solve - 1:+.0%} | {link('records/python/' + name, page)} |")
     return out

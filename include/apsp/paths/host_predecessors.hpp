@@ -23,6 +23,13 @@
 
 namespace apsp::Impl {
 
+/// Is u -> j (weight w) tight for a source whose distances to u and j are du and dj? Unsigned: an
+/// unreachable tail's INF + w neither wraps to a distance nor overflows.
+inline bool tight_edge(int32_t du, int32_t w, int32_t dj) { return uint32_t(du) + uint32_t(w) == uint32_t(dj); }
+
+/// Vertex u's number in the file (`original`: each vertex's, or null where the numbering is the file's).
+inline int32_t file_number(const int32_t* original, int32_t u) { return original != nullptr ? original[u] : u; }
+
 /// The shortest edges into each vertex (the transpose of EdgeRows, in host memory).
 struct HeadRows {
   std::vector<int64_t> offsets;         // V + 1
@@ -70,10 +77,10 @@ class BreadthFirstSearch {
     queue_[0] = s;
     for (size_t head = 0, tail = 1; head < tail; ++head) {
       const int32_t u = queue_[head], next_level = level_[size_t(u)] + 1;
-      const int32_t tail_number = original_ != nullptr ? original_[u] : u;
+      const int32_t tail_number = file_number(original_, u);
       for (int64_t e = offsets_[u]; e < offsets_[u + 1]; ++e) {
         const int32_t j = heads_[e];
-        if (uint32_t(dist[u]) + uint32_t(weights_[e]) != uint32_t(dist[j])) continue;  // not tight for s
+        if (!tight_edge(dist[u], weights_[e], dist[j])) continue;
         if (level_[size_t(j)] == kUnreached) {
           level_[size_t(j)] = next_level;
           queue_[tail++] = j;
@@ -96,7 +103,7 @@ class BreadthFirstSearch {
 /// One source's row of predecessors from the edges by head; one thread's scratch (V each).
 class HeadSideSearch {
  public:
-  /// `by_tail`: the same edges by tail (offsets, heads, weights), for the BFS.
+  /// `in`: the shortest edges by head; offsets, heads, weights: the same by tail, for the BFS.
   HeadSideSearch(const HeadRows& in, const int64_t* offsets, const int32_t* heads, const int32_t* weights,
                  int64_t vertices, const int32_t* original)
       : in_(in),
@@ -133,8 +140,6 @@ class HeadSideSearch {
   static constexpr int32_t kTied = -2;     // hops_: several tight edges in, the predecessor open
   static constexpr int32_t kNone = -3;     // hops_: j = s or unreachable
 
-  int32_t number(int32_t u) const { return original_ != nullptr ? original_[u] : u; }
-
   /// Each vertex's edges in tested; the predecessor written where one is tight. True: some
   /// vertex has several. The tight edges are counted and their tails summed (where one is
   /// tight, the sum is its tail), in a loop the compiler vectorizes (gathers of the tails'
@@ -153,14 +158,13 @@ class HeadSideSearch {
       uint32_t tight = 0, tail_sum = 0;
       for (int64_t e = offsets[j]; e < offsets[j + 1]; ++e) {
         const auto u = uint32_t(tails[e]);
-        // Unsigned: an unreachable tail's INF + w does not wrap to a distance, nor overflow.
-        const uint32_t is_tight = uint32_t(dist[u]) + uint32_t(weights[e]) == uint32_t(dj) ? 1 : 0;
+        const uint32_t is_tight = tight_edge(dist[u], weights[e], dj) ? 1 : 0;
         tight += is_tight;
         tail_sum += is_tight * u;
       }
       if (j == s || dj >= kInf) tight = 0;  // tight edges into s close cycles of weight 0
       tail[j] = tight == 1 ? int32_t(tail_sum) : -1;
-      p[j] = tight == 1 ? number(int32_t(tail_sum)) : -1;
+      p[j] = tight == 1 ? file_number(original_, int32_t(tail_sum)) : -1;
       hops[j] = tight == 0 ? kNone : tight == 1 ? kUnknown : kTied;
       tied = tied || tight > 1;
     }
@@ -203,10 +207,10 @@ class HeadSideSearch {
     int32_t fewest = INT32_MAX, best = -1, best_number = INT32_MAX;
     for (int64_t e = in_.offsets[size_t(y)]; e < in_.offsets[size_t(y) + 1]; ++e) {
       const int32_t u = in_.tails[size_t(e)];
-      if (uint32_t(dist_[u]) + uint32_t(in_.weights[size_t(e)]) != uint32_t(dy)) continue;
+      if (!tight_edge(dist_[u], in_.weights[size_t(e)], dy)) continue;
       const int32_t h = hops_[size_t(u)];
       if (h < 0) return u;  // a tight tail is reachable, so never kNone
-      const int32_t num = number(u);
+      const int32_t num = file_number(original_, u);
       if (h < fewest || (h == fewest && num < best_number)) {
         fewest = h;
         best = u;

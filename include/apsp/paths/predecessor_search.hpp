@@ -109,19 +109,16 @@ struct PredecessorSearch {
   }
 };
 
-/// Threads per team: one on a host backend (a source per thread), a few warps on a GPU.
-template <class ExecSpace>
-constexpr int search_team_size() {
-  return host_is_device<ExecSpace>() ? 1 : 128;
-}
+/// Threads per team of the GPU's search: a few warps.
+inline constexpr int kSearchTeamSize = 128;
 
-/// Teams searching at once: one per thread on a host backend; on a GPU enough to fill it, few
-/// enough that their rows of the matrix stay in cache.
+/// Teams (a host backend: threads) searching at once: one per thread on a host backend; on a
+/// GPU enough to fill it, few enough that their rows of the matrix stay in cache.
 template <class ExecSpace>
 int64_t search_teams(int64_t rows) {
   const int64_t threads = std::max(1, ExecSpace().concurrency());
   const int64_t teams =
-      host_is_device<ExecSpace>() ? threads : std::max<int64_t>(1, threads / (2 * search_team_size<ExecSpace>()));
+      host_is_device<ExecSpace>() ? threads : std::max<int64_t>(1, threads / (2 * int64_t(kSearchTeamSize)));
   return std::max<int64_t>(1, std::min(rows, teams));
 }
 
@@ -138,11 +135,11 @@ int64_t predecessor_search_bytes(int64_t vertices, int64_t rows, int64_t local_e
   const int64_t edge_rows = size_add(size_mul(8, std::min(local_edges, edges)), size_mul(8, edges));
   // Per team: a level and two frontier entries a vertex. A host backend's thread: a tail, an h,
   // a walk entry and a flag (host_predecessors.hpp) and the BFS's level and queue entries; and
-  // once, the edges again by head.
+  // once, the edges again by head (their offsets and, while they are placed, a cursor a vertex).
   constexpr bool host = host_is_device<ExecSpace>();
   const int64_t per_vertex = host ? 5 * int64_t(sizeof(int32_t)) + 1 : 3 * int64_t(sizeof(int32_t));
   const int64_t search = size_mul(Impl::search_teams<ExecSpace>(rows), per_vertex, vertices);
-  const int64_t by_head = host ? size_add(size_mul(8, edges), size_mul(8, vertices)) : 0;
+  const int64_t by_head = host ? size_add(size_mul(8, edges), size_mul(16, vertices)) : 0;
   return size_add(size_add(size_add(edge_rows, size_mul(16, vertices)), search), by_head);
 }
 
@@ -179,7 +176,7 @@ void find_predecessors(const DistanceMatrix<ExecSpace>& d, int64_t rows, const E
   const int64_t teams = Impl::search_teams<ExecSpace>(rows);
   Kokkos::View<int32_t*, typename ExecSpace::memory_space> work(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::paths::search_work"), size_t(teams * 3 * d.vertices));
-  Kokkos::TeamPolicy<ExecSpace> policy(teams, Impl::search_team_size<ExecSpace>());
+  Kokkos::TeamPolicy<ExecSpace> policy(teams, Impl::kSearchTeamSize);
   policy.set_scratch_size(0, Kokkos::PerTeam(2 * sizeof(int32_t)));
   Kokkos::parallel_for("apsp::paths::search", policy,
                        Impl::PredecessorSearch<ExecSpace>{d.data.data(), pred.data.data(), d.n, d.first_row, rows,
