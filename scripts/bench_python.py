@@ -8,11 +8,12 @@ floyd_warshall_numpy, apsp_kokkos.floyd_warshall (a SciPy CSR matrix in, a float
 the first call of the process: Kokkos' start included, then a second call), and by the
 command-line program on the same graph as a file (its solve_s, and its process timed from
 outside). Each timing is the call alone (the graph is made before the clock starts); the ratios
-are against apsp_kokkos' first call. Slow tools are left out past --slow-max (Floyd-Warshall) and
+are against apsp_kokkos' first call. apsp_kokkos and the program run --repeat times per V, each
+figure their median (every run kept in the record); the slow tools once. Slow tools are left out past --slow-max (Floyd-Warshall) and
 --dijkstra-max. Past V = 10000 the graph's pairs are drawn with repeats (summed, as SciPy does).
 
   bench_python.py --exe build/apsp_kokkos --python build-python/venv/bin/python [--sizes 1000,2000]
-                  [--slow-max 2000] [--dijkstra-max 4000] [--backend OpenMP] [--record FILE]
+                  [--slow-max 2000] [--dijkstra-max 4000] [--backend OpenMP] [--repeat 3] [--record FILE]
 """
 import argparse
 import json
@@ -86,6 +87,19 @@ def time_program(python, exe, V):
     return {"process_s": wall, "solve_s": record["seconds"]["solve"], "record": record}
 
 
+def median_of(runs):
+    """Each figure's median over the runs (a run: a dict of figures); every run's kept as `runs`."""
+    def median(values):
+        return sorted(values)[len(values) // 2]
+    out = dict(runs[len(runs) // 2])
+    for key, value in runs[0].items():
+        if isinstance(value, float):
+            out[key] = median([r[key] for r in runs])
+    if len(runs) > 1:
+        out["runs"] = [{k: v for k, v in r.items() if isinstance(v, float)} for r in runs]
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--exe", required=True, help="the command-line program")
@@ -94,6 +108,8 @@ def main():
     ap.add_argument("--slow-max", type=int, default=2000, help="largest V for SciPy's and NetworkX's Floyd-Warshall")
     ap.add_argument("--dijkstra-max", type=int, default=4000, help="largest V for SciPy's Dijkstra")
     ap.add_argument("--backend", default=None)
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="processes of apsp_kokkos and of the program per V (their medians; the slow tools once)")
     ap.add_argument("--record", help="append the figures to this JSON file (docs/records/python/)")
     a = ap.parse_args()
     rows = []
@@ -104,10 +120,11 @@ def main():
                 continue
             if tool == "scipy_dijkstra" and V > a.dijkstra_max:
                 continue
-            row["tools"][tool] = time_tool(a.python, tool, V, a.backend)
-        program = time_program(a.python, a.exe, V)
-        row["program"] = {k: program[k] for k in ("process_s", "solve_s")}
-        r = program["record"]
+            runs = a.repeat if tool == "apsp_kokkos" else 1
+            row["tools"][tool] = median_of([time_tool(a.python, tool, V, a.backend) for _ in range(runs)])
+        programs = [time_program(a.python, a.exe, V) for _ in range(a.repeat)]
+        row["program"] = median_of([{k: p[k] for k in ("process_s", "solve_s")} for p in programs])
+        r = programs[0]["record"]
         row.update(machine=r["kokkos"]["device"], backend=r["kokkos"]["backend"],
                    threads=r["kokkos"]["concurrency"], commit=r["program"]["git_hash"])
         ours = row["tools"]["apsp_kokkos"]["first_s"]
@@ -127,7 +144,7 @@ def main():
         if a.record:  # after each V, so that a run cut short keeps what it measured
             with open(a.record, "w") as f:
                 json.dump({"kind": "python_benchmark", "host": platform.node(), "date": time.strftime("%Y-%m-%d"),
-                           "rows": rows}, f, indent=1)
+                           "repeat": a.repeat, "rows": rows}, f, indent=1)
                 f.write("\n")
 
 

@@ -395,7 +395,8 @@ TEST(HugePageArrayTest, LargeArraysAreHugePageMappingsFreedWithTheirLastOwner) {
   const std::shared_ptr<int32_t[]> small = huge_page_array<int32_t>(1000);
   small[999] = 5;
   EXPECT_EQ(small[999], 5);
-  EXPECT_NE(reinterpret_cast<uintptr_t>(small.get()) % kHuge, 0u);  // the heap's
+  EXPECT_NE(reinterpret_cast<uintptr_t>(small.get()) % kHuge, 0u);                // the heap's,
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(small.get()) % kHostArrayAlignment, 0u);  // aligned for vector loads
 }
 
 // The edges read ahead (the build pins them for a device) are such an array.

@@ -50,13 +50,15 @@ def last_record():
 
 
 def _run(V, edges, distances, predecessors, scale, backend, check, order, block_size, phase_times=False):
+    """The solve: into the float64 ``distances`` (and ``predecessors``) given, or, where
+    ``distances`` is None, into int32 matrices it returns (``predecessors``: True to have them)."""
     verify_rows = {False: -1, True: 8}.get(check, check)
-    record = _core.solve(V, edges, distances if distances.dtype == np.float64 else None,
-                         distances if distances.dtype == np.int32 else None, predecessors,
-                         float(scale or 1.0), backend or "", int(block_size), order, int(verify_rows),
-                         bool(phase_times))
+    keep = distances is None
+    record, kept, kept_predecessors = _core.solve(
+        V, edges, distances, None if keep else predecessors, keep, keep and bool(predecessors),
+        float(scale or 1.0), backend or "", int(block_size), order, int(verify_rows), bool(phase_times))
     _local.record = json.loads(record)
-    return _local.record
+    return _local.record, kept, kept_predecessors
 
 
 def _output(csgraph, V, overwrite):
@@ -94,14 +96,17 @@ def solve(csgraph, *, directed=True, unweighted=False, scale=None, predecessors=
     path), int32 predecessors (with ``predecessors=True``) and the run's record as a dict
     (ceiling, efficiency, seconds of each stage; docs/run_record.md). ``csgraph`` is what
     ``floyd_warshall`` takes, or a graph file's path (``read_graph``). The self-check is on
-    (8 rows against Dijkstra) unless ``check=False``."""
+    (8 rows against Dijkstra) unless ``check=False``. On a host backend (OpenMP, Serial) the
+    matrices are the solver's own, without a copy: each row lies in the solver's padded row (a
+    multiple of its block size), so they are not C-contiguous where V is not such a multiple."""
     if isinstance(csgraph, (str, os.PathLike)):
         csgraph = read_graph(csgraph, scale=scale)
         scale = None
     V, edges = edge_list(csgraph, directed, unweighted, scale)
-    dist = np.empty((V, V), dtype=np.int32)
-    pred = np.empty((V, V), dtype=np.int32) if predecessors else None
-    record = _run(V, edges, dist, pred, scale, backend, check, order, block_size, phase_times) if V > 0 else None
+    if V == 0:
+        empty = np.empty((0, 0), dtype=np.int32)
+        return Solution(empty, empty.copy() if predecessors else None, None)
+    record, dist, pred = _run(V, edges, None, predecessors, scale, backend, check, order, block_size, phase_times)
     return Solution(dist, pred, record)
 
 

@@ -7,10 +7,14 @@ are its edges (an explicit zero is an edge of weight 0; a stored infinity is non
 of repeated entries between the same pair the lightest counts (SciPy's rule for a CSR matrix
 with repeated entries; SciPy refuses COO input, taken here by the same rule). Weights must be integers the solver
 holds exactly, unless ``scale`` turns real weights into integers; anything else is a
-``ValueError`` that names the entry.
+``ValueError`` that names the entry. A CSR matrix or a C-ordered array is read by the module in
+parallel (python/src/edge_arrays.cpp, the same rules); the NumPy pass here takes every other
+input, and names the entry where that one finds a rule broken.
 """
 import numpy as np
 import scipy.sparse
+
+from . import _core
 
 #: The solver's distance of a pair with no path, in ``solve``'s int32 matrices (2**30 - 1).
 INF = 1073741823
@@ -67,8 +71,9 @@ def _integer_weights(V, rows, cols, values, scale):
     if scale is not None:
         if not scale > 0:
             raise ValueError(f"scale must be positive, not {scale}")
-        scaled = values.astype(np.float64) * scale  # rounded half away from zero, as --scale rounds
-        values = np.copysign(np.floor(np.abs(scaled) + 0.5), scaled)
+        scaled = values.astype(np.float64) * scale  # rounded half away from zero, exactly, as --scale's llround
+        whole = np.trunc(scaled)  # (floor(|x| + 0.5) rounds 0.49999999999999994 up)
+        values = whole + np.where(np.abs(scaled - whole) >= 0.5, np.copysign(1.0, scaled), 0.0)
     elif values.dtype.kind == "f" and (bad := values != np.floor(values)).any():
         w, i, j = _first(bad, rows, cols, values)
         raise ValueError(f"weight {w} at ({i}, {j}) is not an integer: pass scale= to take real weights")
@@ -85,8 +90,35 @@ def _integer_weights(V, rows, cols, values, scale):
     return values.astype(np.int32)
 
 
+def _edges_in_parallel(csgraph, directed, unweighted, scale):
+    """(V, edges) by the module's parallel pass over a CSR matrix's or a C-ordered dense array's
+    own memory; None where that pass cannot say (another format, dtype or layout, or an entry
+    that breaks a rule: edge_list's own pass then names it)."""
+    if scale is not None and not scale > 0:
+        return None
+    flags = (bool(directed), bool(unweighted), float(scale or 0.0))
+    if scipy.sparse.issparse(csgraph):
+        if csgraph.format != "csr" or len(csgraph.shape) != 2 or csgraph.shape[0] != csgraph.shape[1]:
+            return None
+        V = int(csgraph.shape[0])
+        edges = _core.edges_of_arrays(V, csgraph.data, csgraph.indptr, csgraph.indices, *flags)
+    elif (isinstance(csgraph, np.ndarray) and csgraph.ndim == 2 and csgraph.shape[0] == csgraph.shape[1]
+          and csgraph.dtype.kind in "fiub" and csgraph.flags.c_contiguous):
+        V = int(csgraph.shape[0])
+        edges = _core.edges_of_arrays(V, csgraph, None, None, *flags)
+    else:
+        return None
+    return None if edges is None else (V, edges)
+
+
 def edge_list(csgraph, directed=True, unweighted=False, scale=None):
     """(V, edges): the graph as an (E, 3) int32 array of (source, target, weight)."""
+    fast = _edges_in_parallel(csgraph, directed, unweighted, scale)
+    return fast if fast is not None else _edges_by_numpy(csgraph, directed, unweighted, scale)
+
+
+def _edges_by_numpy(csgraph, directed, unweighted, scale):
+    """edge_list's own pass, in NumPy: every input, every rule, the first broken one named."""
     V, rows, cols, values = _entries(csgraph)
     off_diagonal = rows != cols
     if not off_diagonal.all():

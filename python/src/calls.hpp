@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What the Python module (module.cpp) calls: the library's pipeline over arrays the caller owns,
-// Kokkos' lifetime in the interpreter, and a graph file read into an edge array.
+// Kokkos' lifetime in the interpreter, a matrix's edges and a graph file read into edge arrays.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "apsp/pipeline/memory_results.hpp"
 
 namespace apsp::python {
 
@@ -27,7 +29,8 @@ void finalize();
 /// Runs `job` on Kokkos' thread (initialize first); the future holds its end or its exception.
 std::future<void> on_kokkos_thread(std::function<void()> job);
 
-/// Where the results go: row-major arrays of V x V, row r from data + r * ld (elements).
+/// Where the results go: the caller's row-major arrays of V x V, row r from data + r * ld
+/// (elements); or matrices kept (KeptMatrix: the solver's own on a host backend, no copy).
 template <class T>
 struct Rows {
   T* data = nullptr;
@@ -39,14 +42,15 @@ struct SolveCall {
   int32_t vertices = 0;
   const int32_t* edges = nullptr;  ///< triples (src, dst, w)
   int64_t edge_count = 0;
-  Rows<double> distances64;    ///< float64 distances, inf where no path (SciPy's), or
-  Rows<int32_t> distances32;   ///< int32 distances as the file holds them (INF where no path)
-  Rows<int32_t> predecessors;  ///< none: data null; -9999 where there is none (SciPy's)
-  double scale = 1.0;          ///< the weights were multiplied by it: float64 distances divided back
-  std::string backend;         ///< "" = Kokkos' default
-  int block_size = 0;          ///< 0 = the backend's
-  std::string order = "auto";  ///< auto, natural, nested
-  int64_t verify_rows = -1;    ///< rows checked against Dijkstra (-1: none)
+  Rows<double> distances64;  ///< float64 distances, inf where no path (SciPy's), into the caller's array, or
+  std::shared_ptr<KeptMatrix> kept_distances;     ///< int32 as the file holds them (INF where no path), kept
+  Rows<int32_t> predecessors;                     ///< none: data null; -9999 where there is none (SciPy's), or
+  std::shared_ptr<KeptMatrix> kept_predecessors;  ///< the same, kept
+  double scale = 1.0;                             ///< the weights were multiplied by it: float64 distances divided back
+  std::string backend;                            ///< "" = Kokkos' default
+  int block_size = 0;                             ///< 0 = the backend's
+  std::string order = "auto";                     ///< auto, natural, nested
+  int64_t verify_rows = -1;                       ///< rows checked against Dijkstra (-1: none)
   bool phase_times = false;
   /// Called between rounds (on Kokkos' thread): throws Interrupted to stop the run.
   std::function<void()> check_interrupt;
@@ -65,6 +69,35 @@ struct ReadGraph {
   int64_t lines = 0, self_loops_dropped = 0, weights_rounded = 0;
 };
 ReadGraph read_graph(const std::string& path, const std::string& format, bool undirected, int one_based, double scale);
+
+/// The C++ types a matrix's values may have (NumPy's dtypes), for edges_of_matrix.
+enum class ValueType { float64, float32, int64, int32, int16, int8, uint64, uint32, uint16, uint8, boolean, other };
+
+/// A graph as SciPy's functions take it: a CSR matrix's arrays (indptr of V + 1 offsets, indices
+/// and values of its stored entries; indptr[0] == 0) or a dense V x V matrix (indptr null), each
+/// array contiguous.
+struct MatrixArrays {
+  int64_t vertices = 0;
+  const void* indptr = nullptr;  ///< null: `data` is dense, row-major
+  const void* indices = nullptr;
+  int index_bytes = 4;  ///< of indptr and indices: 4 or 8
+  int64_t stored = 0;   ///< CSR: the stored entries (indices and values)
+  const void* data = nullptr;
+  ValueType values = ValueType::other;
+  bool directed = true, unweighted = false;
+  double scale = 0;  ///< 0: the weights as they are; else each is round(w * scale)
+};
+
+/// The edge triples (src, dst, w) of `count` edges, or none (null).
+struct EdgeArray {
+  std::shared_ptr<int32_t[]> edges;
+  int64_t count = 0;
+};
+
+/// The graph's edges by the package's rules (python/apsp_kokkos/_graph.py), on Kokkos' host
+/// threads (call on Kokkos' thread); none where an entry breaks a rule, an index is out of
+/// range or the values' type is `other`: the package's own pass then says why.
+EdgeArray edges_of_matrix(const MatrixArrays& matrix);
 
 /// The backends this build enables, Kokkos' default first.
 std::vector<std::string> backends();

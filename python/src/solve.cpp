@@ -31,12 +31,13 @@ MemoryResults results_of(const SolveCall& c) {
     const double scale = c.scale;
     m.distances = [d, scale](int64_t v) { return float64_rows_into(d.data, d.ld, v, scale); };
   } else {
-    const Rows<int32_t> d = c.distances32;
-    m.distances = [d](int64_t v) { return int32_rows_into(d.data, d.ld, v); };
+    m.distances = [kept = c.kept_distances](int64_t v) { return kept_rows(kept, v); };
   }
   if (c.predecessors.data != nullptr) {
     const Rows<int32_t> p = c.predecessors;
     m.predecessors = [p](int64_t v) { return int32_rows_into(p.data, p.ld, v, kScipyNone); };
+  } else if (c.kept_predecessors) {
+    m.predecessors = [kept = c.kept_predecessors](int64_t v) { return kept_rows(kept, v, kScipyNone); };
   }
   return m;
 }
@@ -44,8 +45,7 @@ MemoryResults results_of(const SolveCall& c) {
 }  // namespace
 
 std::string solve(const SolveCall& c) {
-  if (c.distances64.data == nullptr && c.distances32.data == nullptr)
-    throw std::invalid_argument("no array for the distances");
+  if (c.distances64.data == nullptr && !c.kept_distances) throw std::invalid_argument("no array for the distances");
   RunOptions o;
   o.memory = results_of(c);
   // The caller's array, shared for the run only: the graph never outlives this call.

@@ -16,7 +16,8 @@
 
 namespace apsp::Impl {
 
-/// Writes the rows `d` holds: from the matrix itself on the host; from a device piece by piece
+/// Writes the rows `d` holds: on the host from the matrix itself, or the matrix itself where the
+/// output takes it (an array in memory); from a device piece by piece
 /// as the output's pieces become ready (`ready`), straight into a piece's pinned pages where it
 /// has them, else in chunks through pinned buffers. Returns the seconds spent waiting for the
 /// pieces and the device copies.
@@ -25,6 +26,7 @@ double write_held_rows(const DistanceMatrix<ExecSpace>& d, ResultFile& out, Read
                        int64_t chunk_bytes) {
   const int64_t rows = result_rows(d);
   if constexpr (host_is_device<ExecSpace>()) {
+    if (d.host_pages && out.take_rows(d.host_pages, d.first_row, rows, d.n)) return 0;  // no copy at all
     out.reserve_rows(d.first_row, rows, {});
     out.write_rows(d.data.data(), d.first_row, rows, d.n);
     return 0;

@@ -58,6 +58,15 @@ def test_exit_is_clean_and_threads_are_taken():
     assert r.stderr == "", r.stderr
 
 
+def test_kept_matrices_outlive_kokkos():
+    # solve()'s arrays are the solver's memory, not Kokkos': alive after Kokkos ends at exit.
+    r = run_python("import apsp_kokkos, numpy as np, atexit\n"
+                   "s = apsp_kokkos.solve(np.ones((700, 700)), predecessors=True)\n"
+                   "atexit.register(lambda: print(int(s.distances.sum()), int(s.predecessors[5, 7])))\n")
+    assert r.returncode == 0 and r.stdout.strip() == f"{700 * 699} 5", r.stderr
+    assert r.stderr == "", r.stderr
+
+
 def test_ctrl_c_stops_a_solve_and_the_next_call_works():
     code = ("import apsp_kokkos, numpy as np, time, sys\n"
             "from scipy.sparse import random\n"

@@ -92,6 +92,26 @@ def test_solve_returns_the_solvers_int32_matrix_and_record(backend):
     assert r["seconds"]["solve"] > 0 and "ceiling" in r and r == apsp_kokkos.last_record()
 
 
+def test_solve_keeps_the_solvers_own_matrices(backend):
+    g = random_graph(300, 0.02)  # V not a multiple of the block: the solver's rows are padded
+    s = apsp_kokkos.solve(g, backend=backend, predecessors=True, check=False)
+    block = s.record["block_size"]
+    padded = -(-300 // block) * block
+    host = backend in ("OpenMP", "Serial")
+    for m in (s.distances, s.predecessors):  # on a host backend the solver's padded rows, no copy
+        assert m.shape == (300, 300) and not m.flags.owndata and m.flags.writeable
+        assert m.strides == ((padded if host else 300) * 4, 4)
+    want, pred = scipy_fw(g, return_predecessors=True)
+    np.testing.assert_array_equal(s.distances, np.where(np.isinf(want), apsp_kokkos.INF, want))
+    np.testing.assert_array_equal(s.predecessors == -9999, pred == -9999)
+    # Each array owns its memory: one outlives the other and the next solve's.
+    distances, predecessors = s.distances.copy(), s.predecessors
+    del s
+    apsp_kokkos.solve(random_graph(300, 0.02, seed=9), backend=backend, predecessors=True, check=False)
+    np.testing.assert_array_equal(predecessors == -9999, pred == -9999)
+    np.testing.assert_array_equal(distances, np.where(np.isinf(want), apsp_kokkos.INF, want))
+
+
 def test_overwrite_uses_the_inputs_memory(backend):
     g = random_graph(50, 0.1).toarray()
     want = scipy_fw(g)

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <new>
 #include <type_traits>
 
 namespace apsp {
@@ -23,14 +24,27 @@ struct HugePageMapping {
 HugePageMapping map_huge_pages(size_t bytes);
 void unmap_huge_pages(const HugePageMapping& m) noexcept;
 
-/// `count` uninitialised values of T: in huge pages where map_huge_pages gives them, else from
-/// the heap (new[]). Either way freed with its last owner.
+/// The alignment of every heap_array and huge_page_array at least: a cache line, the widest
+/// vector load.
+inline constexpr size_t kHostArrayAlignment = 64;
+
+/// `count` uninitialised values of T from the heap (large ones in pages of the system's usual
+/// size), aligned to kHostArrayAlignment, freed with its last owner.
 template <class T>
-std::shared_ptr<T[]> huge_page_array(size_t count) {
+std::shared_ptr<T[]> heap_array(size_t count) {
   static_assert(std::is_trivially_default_constructible_v<T> && std::is_trivially_destructible_v<T>,
                 "the values are left uninitialised and never destroyed");
+  constexpr std::align_val_t align{kHostArrayAlignment};
+  return std::shared_ptr<T[]>(static_cast<T*>(::operator new[](count * sizeof(T), align)),
+                              [](T* p) { ::operator delete[](p, align); });
+}
+
+/// `count` uninitialised values of T: in huge pages where map_huge_pages gives them, else a
+/// heap_array. Either way freed with its last owner.
+template <class T>
+std::shared_ptr<T[]> huge_page_array(size_t count) {
   const HugePageMapping m = map_huge_pages(count * sizeof(T));
-  if (m.data == nullptr) return std::shared_ptr<T[]>(new T[count]);
+  if (m.data == nullptr) return heap_array<T>(count);
   return std::shared_ptr<T[]>(static_cast<T*>(m.data), [m](T*) { unmap_huge_pages(m); });
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "apsp/io/mapped_file_range.hpp"
@@ -38,6 +39,14 @@ class ResultFile {
   /// Writes `rows` rows as rows [first_row, first_row + rows) of the file, row r read from
   /// `data + r * ld`. Throws std::runtime_error on failure.
   virtual void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) = 0;
+
+  /// Host memory only: takes the rows themselves instead of a copy, where this output can hold
+  /// them as they lie (an array in memory, apsp/pipeline/memory_results.hpp): rows [first_row,
+  /// first_row + rows), row r at `matrix + r * ld`, its owner shared. False: write_rows() them.
+  virtual bool take_rows(const std::shared_ptr<int32_t[]>& matrix, int64_t first_row, int64_t rows, int64_t ld) {
+    (void)matrix, (void)first_row, (void)rows, (void)ld;
+    return false;
+  }
 
   /// Renames the complete file onto the target (collective under MPI).
   virtual void commit() = 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Results that stay in memory instead of going to files: the Python module (python/) hands the
 // pipeline arrays it owns, and each output's rows are written into one as they would be into a
-// file (ResultFile), converted on the way where the caller's convention differs from the file's.
+// file (ResultFile), converted on the way where the caller's convention differs from the file's;
+// or it keeps the solver's own matrix (kept_rows).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,19 @@ struct MemoryResults {
   using Make = std::function<std::unique_ptr<ResultFile>(int64_t vertices)>;
   Make distances, predecessors;
 };
+
+/// Where kept rows go (kept_rows): the V x V int32 matrix, row r at data + r * ld, owned with
+/// `data`. On a host backend the solver's own matrix (ld: its padded edge), else memory of its own.
+struct KeptMatrix {
+  std::shared_ptr<int32_t[]> data;
+  int64_t ld = 0;
+};
+
+/// An output kept as an int32 matrix that the caller takes over (the Python package's `solve`):
+/// the solver's matrix itself where it lies in host memory (ResultFile::take_rows: no copy),
+/// else a copy in memory of its own (a device's result); -1 written as `none_as` either way.
+/// `into` holds it once the run has written it.
+std::unique_ptr<ResultFile> kept_rows(std::shared_ptr<KeptMatrix> into, int64_t vertices, int32_t none_as = -1);
 
 /// Rows of `cols` int32 into `dst` (row r from dst + r * ld), as the file holds them, but -1 (a
 /// predecessor file's "no predecessor") written as `none_as`.

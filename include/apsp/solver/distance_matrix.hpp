@@ -6,10 +6,13 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <type_traits>
 
 #include "apsp/core/constants.hpp"
 #include "apsp/core/sizes.hpp"
+#include "apsp/solver/host_pages.hpp"
 
 namespace apsp {
 
@@ -34,6 +37,10 @@ struct DistanceMatrix {
   int64_t first_row = 0;  ///< global index of the first row held (a multiple of B)
   int64_t rows = 0;       ///< rows held (a multiple of B)
   view_type data;
+  /// Host memory: what keeps `data`'s memory, so that the matrix can outlive the run and Kokkos
+  /// (the Python package's arrays are this memory, apsp/pipeline/memory_results.hpp). Null
+  /// where the View manages its own memory (a device's).
+  std::shared_ptr<Value[]> host_pages;
 
   /// Tiles along an edge of the whole matrix (the number of rounds).
   int blocks() const { return static_cast<int>(n / block); }
@@ -43,13 +50,18 @@ struct DistanceMatrix {
 
   /// Rows [first, first + count) of the matrix; `first` and `count` are multiples of `b`.
   DistanceMatrix(int64_t v, int b, int64_t first, int64_t count, const char* label = "apsp::distance_matrix")
-      : vertices(v),
-        block(b),
-        n(padded_size(v, b)),
-        first_row(first),
-        rows(count),
-        data(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-             static_cast<size_t>(size_mul(count, padded_size(v, b)))) {}
+      : vertices(v), block(b), n(padded_size(v, b)), first_row(first), rows(count) {
+    const auto size = static_cast<size_t>(size_mul(count, padded_size(v, b)));
+    if constexpr (std::is_same_v<memory_space, Kokkos::HostSpace>) {
+      // In usual pages: huge ones made the build's first touch 3x faster run after run, but up
+      // to 5x slower in a run after a pause on a VM that hands idle memory back to its host
+      // (docs/results-log.md, "Tried and dropped").
+      host_pages = labelled_host_pages<Value>(size, label, PageSize::usual);
+      data = view_type(host_pages.get(), size);
+    } else {
+      data = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);
+    }
+  }
 };
 
 /// Bytes of the padded matrix, or of `rows` of its rows (kTooLarge when that overflows), with

@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-#include "apsp/core/huge_page_array.hpp"
+#include "apsp/solver/host_pages.hpp"
 
 namespace apsp {
 
@@ -27,14 +27,15 @@ struct RoundStorage {
   /// 1 thread and 0.990x at 2 on the Zen 5 EPYC (docs/results.md).
   static RoundStorage allocate(int64_t ints) {
     if constexpr (std::is_same_v<MemorySpace, Kokkos::HostSpace>) {
-      std::shared_ptr<int32_t[]> pages = huge_page_array<int32_t>(size_t(ints));
-      // Below one huge page it comes from new[], 16-byte aligned: the packed tiles' loads need 64.
-      if (reinterpret_cast<uintptr_t>(pages.get()) % 64 == 0)
-        return {Kokkos::View<int32_t*, MemorySpace>(pages.get(), size_t(ints)), pages};
+      // 64-byte aligned, as the packed tiles' loads need, also below one huge page.
+      std::shared_ptr<int32_t[]> pages =
+          labelled_host_pages<int32_t>(size_t(ints), "apsp::round_operands", PageSize::huge);
+      return {Kokkos::View<int32_t*, MemorySpace>(pages.get(), size_t(ints)), pages};
+    } else {
+      return {Kokkos::View<int32_t*, MemorySpace>(
+                  Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::round_operands")), size_t(ints)),
+              nullptr};
     }
-    return {Kokkos::View<int32_t*, MemorySpace>(
-                Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("apsp::round_operands")), size_t(ints)),
-            nullptr};
   }
 };
 
