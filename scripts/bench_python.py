@@ -138,8 +138,8 @@ def main():
         inside = row["tools"]["apsp_kokkos"].get("seconds") or {}
         print("  the package's second call, by its record: "
               + ", ".join(f"{k} {v:.3f} s" for k, v in inside.items() if k in ("build", "solve", "write", "total")))
-        print(f"  {'command line: solve_s':32s} {program['solve_s']:9.3f} s; process {program['process_s']:.3f} s; "
-              f"the call over the program's solve: {ours / program['solve_s'] - 1:+.1%}")
+        print(f"  {'command line: solve_s':32s} {row['program']['solve_s']:9.3f} s; process {row['program']['process_s']:.3f} s; "
+              f"the call over the program's solve: {ours / row['program']['solve_s'] - 1:+.1%}")
         rows.append(row)
         if a.record:  # after each V, so that a run cut short keeps what it measured
             with open(a.record, "w") as f:
