@@ -111,10 +111,8 @@ class HeadSideSearch {
         original_(original),
         tail_(size_t(vertices)),
         hops_(size_t(vertices)),
-        on_walk_(size_t(vertices), 0),
-        bfs_(offsets, heads, weights, vertices, original) {
-    walk_.reserve(size_t(vertices));
-  }
+        walk_(size_t(vertices)),
+        bfs_(offsets, heads, weights, vertices, original) {}
 
   /// p[0, n) = the predecessors from s (file numbers; -1: none), given s's distances `dist`.
   void run(int32_t s, const int32_t* dist, int32_t* p, int64_t n) {
@@ -123,8 +121,10 @@ class HeadSideSearch {
     const bool tied = first_pass(s);
     for (int64_t j = vertices_; j < n; ++j) p[j] = -1;
     hops_[size_t(s)] = 0;
-    for (int64_t j = 0; tied && j < vertices_; ++j) {
-      if (hops_[size_t(j)] == kTied && !hops_of(int32_t(j))) {
+    if (!tied) return;
+    const int32_t* const hops = hops_.data();
+    for (int64_t j = 0; j < vertices_; ++j) {
+      if (hops[j] == kTied && !hops_of(int32_t(j))) {
         ++cycles_;
         bfs_.run(s, dist, p, n);  // the rule by levels, whatever the cycles
         return;
@@ -173,31 +173,27 @@ class HeadSideSearch {
 
   /// h(s, x), and the predecessors of the tied vertices it needs: a walk back along the known
   /// tails (one tight edge) or the first tail not known yet (several), then forward again.
-  /// False: the walk came back to a vertex on it (a cycle of tight edges of weight 0).
+  /// False: the walk would pass V vertices, so it came back to one on it (a cycle of tight edges
+  /// of weight 0; rare, and cheaper to meet late than a flag per vertex visited, kept and
+  /// cleared, on every walk).
   bool hops_of(int32_t x) {
-    walk_.clear();
-    walk_.push_back(x);
-    on_walk_[size_t(x)] = 1;
-    while (!walk_.empty()) {
-      const int32_t y = walk_.back();
-      const int32_t wait_for = hops_[size_t(y)] == kTied ? settle_tied(y) : tail_[size_t(y)];
-      if (wait_for >= 0 && hops_[size_t(wait_for)] < 0) {
-        if (on_walk_[size_t(wait_for)]) return unwind();
-        walk_.push_back(wait_for);
-        on_walk_[size_t(wait_for)] = 1;
+    int32_t* const hops = hops_.data();
+    const int32_t* const tail = tail_.data();
+    int32_t* const walk = walk_.data();
+    int64_t depth = 0;
+    walk[depth++] = x;
+    while (depth > 0) {
+      const int32_t y = walk[depth - 1];
+      const int32_t wait_for = hops[y] == kTied ? settle_tied(y) : tail[y];
+      if (wait_for >= 0 && hops[wait_for] < 0) {
+        if (depth == vertices_) return false;
+        walk[depth++] = wait_for;
         continue;
       }
-      if (hops_[size_t(y)] == kUnknown) hops_[size_t(y)] = hops_[size_t(wait_for)] + 1;
-      on_walk_[size_t(y)] = 0;
-      walk_.pop_back();
+      if (hops[y] == kUnknown) hops[y] = hops[wait_for] + 1;
+      --depth;
     }
     return true;
-  }
-
-  bool unwind() {
-    for (const int32_t y : walk_) on_walk_[size_t(y)] = 0;
-    walk_.clear();
-    return false;
   }
 
   /// y with several tight edges in: a tail whose h is not known yet, or (all known) -1 with
@@ -229,7 +225,6 @@ class HeadSideSearch {
   const int32_t* dist_ = nullptr;
   int32_t* p_ = nullptr;
   std::vector<int32_t> tail_, hops_, walk_;
-  std::vector<uint8_t> on_walk_;
   BreadthFirstSearch bfs_;
   int64_t cycles_ = 0;
 };

@@ -133,11 +133,11 @@ template <class ExecSpace>
 int64_t predecessor_search_bytes(int64_t vertices, int64_t rows, int64_t local_edges, int64_t edges) {
   edges = std::min(edges, size_mul(vertices, vertices));
   const int64_t edge_rows = size_add(size_mul(8, std::min(local_edges, edges)), size_mul(8, edges));
-  // Per team: a level and two frontier entries a vertex. A host backend's thread: a tail, an h,
-  // a walk entry and a flag (host_predecessors.hpp) and the BFS's level and queue entries; and
-  // once, the edges again by head (their offsets and, while they are placed, a cursor a vertex).
+  // Per team: a level and two frontier entries a vertex. A host backend's thread: a tail, an h
+  // and a walk entry (host_predecessors.hpp) and the BFS's level and queue entries; and once,
+  // the edges again by head (their offsets and, while they are placed, a cursor a vertex).
   constexpr bool host = host_is_device<ExecSpace>();
-  const int64_t per_vertex = host ? 5 * int64_t(sizeof(int32_t)) + 1 : 3 * int64_t(sizeof(int32_t));
+  const int64_t per_vertex = host ? 5 * int64_t(sizeof(int32_t)) : 3 * int64_t(sizeof(int32_t));
   const int64_t search = size_mul(Impl::search_teams<ExecSpace>(rows), per_vertex, vertices);
   const int64_t by_head = host ? size_add(size_mul(8, edges), size_mul(16, vertices)) : 0;
   return size_add(size_add(size_add(edge_rows, size_mul(16, vertices)), search), by_head);
