@@ -129,34 +129,34 @@ std::shared_ptr<int32_t[]> edges_of_rows(const Rows& rows, const Rules& rules, b
   return edges;
 }
 
-/// Calls `f` with a null pointer of the C++ type of `type`'s values; false where none is taken.
+/// Calls `f` with a null pointer of the C++ type of `type`'s values; nothing for `other`.
 template <class F>
-bool with_value_type(ValueType type, F&& f) {
+void with_value_type(ValueType type, F&& f) {
   switch (type) {
     case ValueType::float64:
-      return f(static_cast<const double*>(nullptr)), true;
+      return f(static_cast<const double*>(nullptr));
     case ValueType::float32:
-      return f(static_cast<const float*>(nullptr)), true;
+      return f(static_cast<const float*>(nullptr));
     case ValueType::int64:
-      return f(static_cast<const int64_t*>(nullptr)), true;
+      return f(static_cast<const int64_t*>(nullptr));
     case ValueType::int32:
-      return f(static_cast<const int32_t*>(nullptr)), true;
+      return f(static_cast<const int32_t*>(nullptr));
     case ValueType::int16:
-      return f(static_cast<const int16_t*>(nullptr)), true;
+      return f(static_cast<const int16_t*>(nullptr));
     case ValueType::int8:
-      return f(static_cast<const int8_t*>(nullptr)), true;
+      return f(static_cast<const int8_t*>(nullptr));
     case ValueType::uint64:
-      return f(static_cast<const uint64_t*>(nullptr)), true;
+      return f(static_cast<const uint64_t*>(nullptr));
     case ValueType::uint32:
-      return f(static_cast<const uint32_t*>(nullptr)), true;
+      return f(static_cast<const uint32_t*>(nullptr));
     case ValueType::uint16:
-      return f(static_cast<const uint16_t*>(nullptr)), true;
+      return f(static_cast<const uint16_t*>(nullptr));
     case ValueType::uint8:
-      return f(static_cast<const uint8_t*>(nullptr)), true;
+      return f(static_cast<const uint8_t*>(nullptr));
     case ValueType::boolean:
-      return f(static_cast<const bool*>(nullptr)), true;
+      return f(static_cast<const bool*>(nullptr));
     default:
-      return false;
+      return;
   }
 }
 
@@ -171,8 +171,17 @@ bool csr_ends_agree(const MatrixArrays& m) {
 }
 
 Rules rules_of(const MatrixArrays& m) {
-  const int64_t most = m.vertices <= 1 ? kInf - 1 : (kInf - 1) / (m.vertices - 1);
-  return {m.indptr != nullptr, m.unweighted, m.scale, most};
+  return {m.indptr != nullptr, m.unweighted, m.scale, max_weight_allowed(m.vertices)};
+}
+
+/// The edges of a CSR matrix whose indptr and indices are of type Index.
+template <class Index, class Value>
+EdgeArray csr_edges(const MatrixArrays& m, const Value* data, const Rules& rules) {
+  EdgeArray e;
+  const CsrRows<Index, Value> rows{static_cast<const Index*>(m.indptr), static_cast<const Index*>(m.indices), data,
+                                   m.vertices};
+  e.edges = edges_of_rows(rows, rules, m.directed, e.count);
+  return e;
 }
 
 }  // namespace
@@ -183,19 +192,10 @@ EdgeArray edges_of_matrix(const MatrixArrays& m) {
   with_value_type(m.values, [&](auto typed) {
     using Value = std::remove_const_t<std::remove_pointer_t<decltype(typed)>>;
     const auto* data = static_cast<const Value*>(m.data);
-    if (m.indptr == nullptr) {
+    if (m.indptr == nullptr)
       result.edges = edges_of_rows(DenseRows<Value>{data, m.vertices}, rules, m.directed, result.count);
-    } else if (!csr_ends_agree(m)) {
-      return;
-    } else if (m.index_bytes == 4) {
-      const auto* p = static_cast<const int32_t*>(m.indptr);
-      const auto* i = static_cast<const int32_t*>(m.indices);
-      result.edges = edges_of_rows(CsrRows<int32_t, Value>{p, i, data, m.vertices}, rules, m.directed, result.count);
-    } else {
-      const auto* p = static_cast<const int64_t*>(m.indptr);
-      const auto* i = static_cast<const int64_t*>(m.indices);
-      result.edges = edges_of_rows(CsrRows<int64_t, Value>{p, i, data, m.vertices}, rules, m.directed, result.count);
-    }
+    else if (csr_ends_agree(m))
+      result = m.index_bytes == 4 ? csr_edges<int32_t>(m, data, rules) : csr_edges<int64_t>(m, data, rules);
   });
   return result;
 }

@@ -74,15 +74,8 @@ class KeptRows final : public ResultFile {
 
   bool take_rows(const std::shared_ptr<int32_t[]>& matrix, int64_t first_row, int64_t rows, int64_t ld) override {
     if (first_row != 0 || rows < vertices_) return false;  // part of the matrix: not the whole result
-    if (convert_.none_as != -1) {                          // in place: a pass over memory already resident
-      int32_t* const data = matrix.get();
-      const Int32None convert = convert_;
-      const int64_t cols = vertices_;
-      Kokkos::parallel_for("apsp::convert_kept", HostRows(0, vertices_), [=](int64_t r) {
-        for (int64_t c = 0; c < cols; ++c) data[r * ld + c] = convert(data[r * ld + c]);
-      });
-      Host().fence();
-    }
+    if (convert_.none_as != -1)  // in place, entry by entry: a pass over memory already resident
+      RowsInto<int32_t, Int32None>(matrix.get(), ld, vertices_, convert_).write_rows(matrix.get(), 0, vertices_, ld);
     *into_ = {matrix, ld};
     return true;
   }
