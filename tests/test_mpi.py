@@ -60,12 +60,12 @@ def error_lines(stderr):
 
 
 class SameAsOneProcess(unittest.TestCase):
-    def check(self, v, gen_args, extra=(), against_scipy=False):
+    def check(self, v, gen_args, extra=(), against_scipy=False, mpi_extra=(), single_extra=()):
         with tempfile.TemporaryDirectory() as tmp:
             g = os.path.join(tmp, "g.bin")
             subprocess.run([ARGS.gen, "-n", str(v), *map(str, gen_args), g], check=True, capture_output=True)
             ref = os.path.join(tmp, "one_process")
-            single("--quiet", *extra, g, ref)
+            single("--quiet", *extra, *single_extra, g, ref)
             with open(ref, "rb") as f:
                 expected = f.read()
             if against_scipy:
@@ -73,7 +73,7 @@ class SameAsOneProcess(unittest.TestCase):
                 self.assertTrue((read_matrix(ref, vv) == scipy_apsp(vv, edges)).all())
             for backend in backends():
                 out = os.path.join(tmp, f"out_{backend}")
-                p, exits = mpirun("--quiet", "--backend", backend, *extra, g, out)
+                p, exits = mpirun("--quiet", "--backend", backend, *extra, *mpi_extra, g, out)
                 self.assertEqual(sorted(exits.items()), [(r, 0) for r in range(ARGS.np)], p.stderr)
                 with open(out, "rb") as f:
                     self.assertTrue(f.read() == expected, f"{backend}, {ARGS.np} ranks, V={v} {extra}")
@@ -109,6 +109,17 @@ class SameAsOneProcess(unittest.TestCase):
             self.check(405, ["--shape", "components", "--components", 4, "-e", 6000, "--seed", 5], extra=blocks)
             self.check(300, ["--seed", 16, "--min-weight", 40000, "--max-weight", 97000], extra=blocks)
         self.check(1003, ["--seed", 17], extra=["--block-rounds", 4], against_scipy=True)
+
+    def test_nested_dissection_numbering(self):
+        # Solved under nested dissection on every rank, each rank's rows sent back to the rank
+        # that holds them in the file's numbering: the bytes of one process in the file's own.
+        nested, natural = ["--order", "nested", "--verify"], ["--order", "natural"]
+        self.check(400, ["--shape", "grid", "--width", 20, "--seed", 8], extra=["--block-size", 16],
+                   mpi_extra=nested, single_extra=natural, against_scipy=True)
+        self.check(405, ["--shape", "components", "--components", 4, "-e", 3000, "--seed", 5],
+                   extra=["--block-size", 16], mpi_extra=[*nested, "--block-rounds", 4], single_extra=natural)
+        self.check(40, ["--shape", "grid", "--seed", 9], extra=["--block-size", 16], mpi_extra=nested,
+                   single_extra=natural)
 
 
 class Conformance(unittest.TestCase):
@@ -410,6 +421,31 @@ class GeneratedGraph(unittest.TestCase):
             self.assertIn(f"RESULT V=40 E={len(edges)} ", p.stdout)
             with open(out, "rb") as a, open(ref, "rb") as b:
                 self.assertTrue(a.read() == b.read())
+
+
+class NestedOrderUnderMpi(unittest.TestCase):
+    def test_the_record_names_the_numbering(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            subprocess.run([ARGS.gen, "-n", "900", "--shape", "grid", "--width", "30", g], check=True,
+                           capture_output=True)
+            rec = os.path.join(tmp, "run.json")
+            p, exits = mpirun("--order", "nested", "--json", rec, "--block-size", 16, g, os.path.join(tmp, "out"))
+            self.assertEqual(sorted(exits.items()), [(r, 0) for r in range(ARGS.np)], p.stderr)
+            with open(rec) as f:
+                r = json.load(f)
+            self.assertIn("nested dissection", r["vertex_order"])
+            self.assertGreater(r["seconds"]["file_order"], 0)
+
+    def test_a_generated_graph_is_refused_nested_dissection(self):
+        # Each rank makes only its own rows' edges; the numbering needs the whole graph.
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            p, exits = mpirun("--generate", "300", "--order", "nested", out)
+            self.assertEqual(sorted(exits.items()), [(r, 2) for r in range(ARGS.np)], p.stderr)
+            self.assertEqual(len(error_lines(p.stderr)), 1, p.stderr)
+            self.assertIn("--order nested", p.stderr)
+            self.assertEqual(os.listdir(tmp), [])
 
 
 class SelfCheckAndRecord(unittest.TestCase):

@@ -151,6 +151,9 @@ class Predecessors(unittest.TestCase):
                         pred = np.frombuffer(p_bytes, dtype="<i4").reshape(v, v)
                         self.check_paths(name, v, best, sd, sp, pred, want)
                     self.assertEqual(p_bytes, first, f"{what}: another predecessor file")
+                    if np_ == 3:  # renumbered on every rank, rows sent back (mpi/file_order_rows.hpp)
+                        nested = self.solve(graph, np_, ("--backend", backend, "-b", b, "--order", "nested"))
+                        self.assertEqual(nested, (distances, first), f"{what}, --order nested")
 
     def check_paths(self, name, v, best, sd, sp, pred, want):
         for s in range(v):

@@ -20,9 +20,11 @@
 #include "apsp/backends/backend_runtime.hpp"
 #include "apsp/check/verify.hpp"
 #include "apsp/core/cpus.hpp"
+#include "apsp/graph/vertex_order.hpp"
 #include "apsp/io/output_path.hpp"
 #include "apsp/mpi/distributed_blocks.hpp"
 #include "apsp/mpi/distributed_fw.hpp"
+#include "apsp/mpi/file_order_rows.hpp"
 #include "apsp/mpi/runtime.hpp"
 #include "apsp/mpi/shared_output.hpp"
 #include "apsp/pipeline/run_report.hpp"
@@ -148,6 +150,16 @@ class MpiRanks {
   std::string devices(const std::string& mine) const { return devices_of_all_ranks(comm_, mine); }
   VerifyReport combine(const VerifyReport& local) const { return combine_verdicts(comm_, local); }
   std::vector<int32_t> concatenate(const std::vector<int32_t>& mine) const { return concatenate_ints(comm_, mine); }
+  /// This rank's rows of `d`, solved under `order`'s numbering, in the file's: entries moved to
+  /// their file columns and rows swapped among the ranks (file_order_rows.hpp). Collective.
+  template <class ExecSpace, class Value, class Labels>
+  void restore_file_order(const DistanceMatrix<ExecSpace, Value>& d, const VertexOrder& order,
+                          const Labels& /*on the device*/, const char* /*name*/) const {
+    std::optional<FileOrderRows<ExecSpace, Value>> rows;
+    collectively([&] { rows.emplace(d, partition(d.blocks()), rank(), order.label, order.original); });
+    rows->exchange(comm_);
+    collectively([&] { rows->finish(d); });
+  }
 
   /// One node: ranks copy into a shared mapping, the node's 8 writer threads split among them
   /// (no more than the CPUs this rank may use).

@@ -32,8 +32,13 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   const bool paths = opt.predecessors_asked();
   // With --predecessors: the predecessor rows beside the distance rows, and where the solver
   // runs what the search takes (predecessor_search.hpp).
-  // Renumbered (graph/vertex_order.hpp): each result matrix is gathered into a new one in turn.
-  const int64_t rows = matrix_bytes(v, rep.block, most_rows, (paths ? 8 : 4) + (renumbered ? 4 : 0));
+  // Renumbered (graph/vertex_order.hpp): each result matrix is gathered into a new one in turn;
+  // under MPI, packed into a host buffer, sent and received into another (a device's rows also
+  // copied to the host first: mpi/file_order_rows.hpp).
+  const int64_t rows = matrix_bytes(v, rep.block, most_rows, paths ? 8 : 4);
+  const int64_t renumbering =
+      !renumbered ? 0 : matrix_bytes(v, rep.block, most_rows, Procs::kMpi ? (on_device ? 12 : 8) : 4);
+  const bool renumbered_on_host = Procs::kMpi || !on_device;
   SolverMemory extra = procs.template solver_memory<BlockedFloydWarshall<ExecSpace>>(v, rep.block);
   if (paths)
     extra.beside_matrix =
@@ -45,6 +50,10 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   } else {
     rep.host_bytes = size_add(rows, extra.beside_matrix);
   }
+  if (renumbered_on_host)
+    rep.host_bytes = size_add(rep.host_bytes, renumbering);
+  else
+    rep.device_bytes = size_add(rep.device_bytes, renumbering);
   // A generated graph (this process's rows of it) or a text graph is held in memory, and the
   // self-check builds the graph's CSR form.
   if (edges_in_memory) rep.host_bytes = size_add(rep.host_bytes, size_mul(12, local_edges));
@@ -56,7 +65,8 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   const std::string matrix =
       (Procs::kMpi ? std::to_string(most_rows) + " rows of the " + std::to_string(n) + "^2 int32 matrix, pivot rows"
                    : std::to_string(n) + "^2 int32 distance matrix") +
-      (paths ? ", the predecessors and the edges" : "") + (renumbered ? ", one more matrix for --order" : "");
+      (paths ? ", the predecessors and the edges" : "") +
+      (renumbered ? (Procs::kMpi ? ", buffers to renumber them back (--order)" : ", one more matrix for --order") : "");
   procs.collectively([&] {
     // The ranks of a node share its memory.
     const int64_t node_bytes = size_mul(rep.host_bytes, procs.ranks_on_node());

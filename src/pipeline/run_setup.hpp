@@ -102,7 +102,8 @@ class RunSetup {
                             rep_);
     // Only then the numbering (its arrays are O(V + E), far below the matrix), and with it one
     // more matrix, into which each result is gathered back to the file's numbering in turn.
-    choose_order();
+    procs_.collectively([&] { choose_order(); });
+    rep_.seconds.order = procs_.slowest(order_.seconds);
     if (order_.applied()) try {
         check_memory<ExecSpace>(opt_, procs_, int64_t(part.count(0)) * rep_.block, graph_->edges(), graph_->in_memory(),
                                 rep_, true);
@@ -120,18 +121,20 @@ class RunSetup {
     held_rows_ = result_rows(rep_.vertices, first_row_, matrix_rows_);
     rep_.seconds.read = procs_.slowest(seconds_since(t0));
   }
-  /// The numbering the solve takes (--order): one process holding the whole matrix; a
-  /// distributed run takes the file's.
+  /// The numbering the solve takes (--order), on every process alike (each reads the whole
+  /// graph and computes the same one), except for a graph generated under MPI, of which each
+  /// rank makes only its own rows' edges: that one keeps its own numbering.
   void choose_order() {
     const OrderChoice asked = opt_.vertex_order;
-    if (Procs::kMpi) {
+    if (Procs::kMpi && opt_.generate) {
       if (asked == OrderChoice::nested)
-        throw std::invalid_argument("--order nested is not available under MPI (yet): use --order natural");
-      order_.why = "the file's (under MPI)";
+        throw std::invalid_argument(
+            "--order nested: a graph generated under MPI is made row by row on each rank, and the numbering needs "
+            "all of it: write it to a file (apsp_gen) or use --order natural");
+      order_.why = "the file's (a graph generated under MPI)";
       return;
     }
     order_ = apsp::choose_order(*graph_, rep_.block, asked);
-    rep_.seconds.order = order_.seconds;
   }
 
   TileRowPartition partition_of(int64_t vertices) const {

@@ -132,10 +132,10 @@ class RunStages : RunSetup<ExecSpace, Procs> {
     if (!order_.applied()) return;
     const auto t0 = Clock::now();
     ScopedRegion r("apsp::file_order");
-    *d_ = in_file_order(*d_, labels_);
-    if (pred_) *pred_ = in_file_order(*pred_, labels_, "apsp::predecessor_matrix");
+    procs_.restore_file_order(*d_, order_, labels_, "apsp::distance_matrix");
+    if (pred_) procs_.restore_file_order(*pred_, order_, labels_, "apsp::predecessor_matrix");
     labels_ = {};
-    rep_.seconds.file_order = seconds_since(t0);
+    rep_.seconds.file_order = procs_.slowest(seconds_since(t0));
   }
 
   /// --predecessors, part of the solve: the edges that are shortest paths (those of this

@@ -12,10 +12,12 @@
 
 #include "apsp/check/verify.hpp"
 #include "apsp/core/cpus.hpp"
+#include "apsp/graph/vertex_order.hpp"
 #include "apsp/io/output_file.hpp"
 #include "apsp/io/output_path.hpp"
 #include "apsp/pipeline/run_report.hpp"
 #include "apsp/solver/blocked_fw.hpp"
+#include "apsp/solver/file_numbering.hpp"
 #include "apsp/solver/lane_tally.hpp"
 #include "apsp/solver/tile_row_partition.hpp"
 #include "processes.hpp"
@@ -51,6 +53,13 @@ class SingleProcess {
   std::string devices(const std::string& mine) const { return mine; }
   VerifyReport combine(const VerifyReport& local) const { return local; }
   std::vector<int32_t> concatenate(std::vector<int32_t> mine) const { return mine; }
+  /// The matrix `d`, solved under `order`'s numbering, gathered into a new one in the file's
+  /// (`labels`: order's labels where the solver runs; solver/file_numbering.hpp).
+  template <class ExecSpace, class Labels>
+  void restore_file_order(DistanceMatrix<ExecSpace>& d, const VertexOrder& /*order*/, const Labels& labels,
+                          const char* name) const {
+    d = in_file_order(d, labels, name);
+  }
 
   int write_threads(int requested) const { return default_write_threads(requested); }
   std::unique_ptr<ResultFile> open_output(const OutputTarget& target, int64_t cols, int threads) const {
