@@ -12,6 +12,8 @@
 #include <random>
 #include <vector>
 
+#include "apsp/mpi/distributed_fw.hpp"
+#include "apsp/mpi/file_order_peers.hpp"
 #include "apsp/mpi/file_order_rows.hpp"
 #include "backends_under_test.hpp"
 #include "mpi_world.hpp"
@@ -28,8 +30,10 @@ template <class ExecSpace>
 class FileOrderAcrossRanks : public ::testing::Test {};
 TYPED_TEST_SUITE(FileOrderAcrossRanks, Backends, BackendName);
 
-TYPED_TEST(FileOrderAcrossRanks, EveryEntryReachesItsFileRowAndColumn) {
-  using E = TypeParam;
+/// Each V's matrix numbered by a random permutation, moved back by `restore(d, part, label,
+/// original)`: every entry must reach its file row and column, padding untouched.
+template <class E, class Restore>
+void check_file_order(const Restore& restore) {
   const int B = 16;
   // Fewer tile rows than ranks, a short last tile, several tile rows per rank.
   for (const int64_t v : {int64_t(B / 2 + 3), int64_t(3 * B + 5), int64_t(11 * B)}) {
@@ -48,11 +52,7 @@ TYPED_TEST(FileOrderAcrossRanks, EveryEntryReachesItsFileRowAndColumn) {
         rows[size_t(s * n + c)] = entry(v, original[size_t(d.first_row + s)], original[size_t(c)]);
     Kokkos::deep_copy(d.data, Kokkos::View<const int32_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
                                   rows.data(), rows.size()));
-
-    mpi::FileOrderRows<E, int32_t> moving(d, part, rank(), label, original);
-    moving.exchange(MPI_COMM_WORLD);
-    moving.finish(d);
-
+    restore(d, part, label, original);
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.data);
     int64_t wrong = 0;
     for (int64_t t = 0; t < d.rows; ++t)
@@ -61,6 +61,30 @@ TYPED_TEST(FileOrderAcrossRanks, EveryEntryReachesItsFileRowAndColumn) {
         wrong += h(size_t(t * n + j)) != (vertex ? entry(v, d.first_row + t, j) : kPadding);
       }
     EXPECT_EQ(wrong, 0) << "rank " << rank();
+  }
+}
+
+TYPED_TEST(FileOrderAcrossRanks, ThroughHostMemory) {
+  using E = TypeParam;
+  check_file_order<E>([](const DistanceMatrix<E>& d, const TileRowPartition& part, const std::vector<int32_t>& label,
+                         const std::vector<int32_t>& original) {
+    mpi::FileOrderRows<E, int32_t> moving(d, part, rank(), label, original);
+    moving.exchange(MPI_COMM_WORLD);
+    moving.finish(d);
+  });
+}
+
+TYPED_TEST(FileOrderAcrossRanks, ThroughThePeersGpus) {
+  using E = TypeParam;
+  if constexpr (!mpi::kFileOrderThroughPeers<E>) {
+    GTEST_SKIP() << "a host backend: no device peers";
+  } else {
+    if (!mpi::DistributedFloydWarshall<E>::device_peers_work(MPI_COMM_WORLD))
+      GTEST_SKIP() << "the GPUs do not open each other's buffers here";
+    check_file_order<E>([](const DistanceMatrix<E>& d, const TileRowPartition& part, const std::vector<int32_t>& label,
+                           const std::vector<int32_t>& original) {
+      mpi::file_order_through_peers(MPI_COMM_WORLD, d, part, label, original);
+    });
   }
 }
 

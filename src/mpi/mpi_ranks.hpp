@@ -24,6 +24,7 @@
 #include "apsp/io/output_path.hpp"
 #include "apsp/mpi/distributed_blocks.hpp"
 #include "apsp/mpi/distributed_fw.hpp"
+#include "apsp/mpi/file_order_peers.hpp"
 #include "apsp/mpi/file_order_rows.hpp"
 #include "apsp/mpi/runtime.hpp"
 #include "apsp/mpi/shared_output.hpp"
@@ -151,10 +152,18 @@ class MpiRanks {
   VerifyReport combine(const VerifyReport& local) const { return combine_verdicts(comm_, local); }
   std::vector<int32_t> concatenate(const std::vector<int32_t>& mine) const { return concatenate_ints(comm_, mine); }
   /// This rank's rows of `d`, solved under `order`'s numbering, in the file's: entries moved to
-  /// their file columns and rows swapped among the ranks (file_order_rows.hpp). Collective.
+  /// their file columns and rows swapped among the ranks (file_order_peers.hpp,
+  /// file_order_rows.hpp). Collective.
   template <class ExecSpace, class Value, class Labels>
   void restore_file_order(const DistanceMatrix<ExecSpace, Value>& d, const VertexOrder& order,
                           const Labels& /*on the device*/, const char* /*name*/) const {
+    // GPUs of one node copy from each other's memory, as the pivot rows do (not when asked
+    // for MPI's path); else the rows go through host memory.
+    if constexpr (kFileOrderThroughPeers<ExecSpace>)
+      if (nodes() == 1 && ranks() > 1 && pivot_rows_ != "mpi" && peers_work<ExecSpace>()) {
+        collectively([&] { file_order_through_peers(comm_, d, partition(d.blocks()), order.label, order.original); });
+        return;
+      }
     std::optional<FileOrderRows<ExecSpace, Value>> rows;
     collectively([&] { rows.emplace(d, partition(d.blocks()), rank(), order.label, order.original); });
     rows->exchange(comm_);

@@ -32,13 +32,13 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   const bool paths = opt.predecessors_asked();
   // With --predecessors: the predecessor rows beside the distance rows, and where the solver
   // runs what the search takes (predecessor_search.hpp).
-  // Renumbered (graph/vertex_order.hpp): each result matrix is gathered into a new one in turn;
-  // under MPI, packed into a host buffer, sent and received into another (a device's rows also
-  // copied to the host first: mpi/file_order_rows.hpp).
+  // Renumbered (graph/vertex_order.hpp): each result matrix is gathered into a new one in turn,
+  // where the solver runs; under MPI it is sent from and received into host memory, a device's
+  // rows through two host buffers (mpi/file_order_rows.hpp).
   const int64_t rows = matrix_bytes(v, rep.block, most_rows, paths ? 8 : 4);
-  const int64_t renumbering =
-      !renumbered ? 0 : matrix_bytes(v, rep.block, most_rows, Procs::kMpi ? (on_device ? 12 : 8) : 4);
-  const bool renumbered_on_host = Procs::kMpi || !on_device;
+  const int64_t renumbering = renumbered ? matrix_bytes(v, rep.block, most_rows, 4) : 0;
+  const int64_t renumbering_host =
+      !renumbered || !Procs::kMpi ? 0 : matrix_bytes(v, rep.block, most_rows, on_device ? 8 : 4);
   SolverMemory extra = procs.template solver_memory<BlockedFloydWarshall<ExecSpace>>(v, rep.block);
   if (paths)
     extra.beside_matrix =
@@ -50,10 +50,11 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   } else {
     rep.host_bytes = size_add(rows, extra.beside_matrix);
   }
-  if (renumbered_on_host)
-    rep.host_bytes = size_add(rep.host_bytes, renumbering);
-  else
+  if (on_device)
     rep.device_bytes = size_add(rep.device_bytes, renumbering);
+  else
+    rep.host_bytes = size_add(rep.host_bytes, renumbering);
+  rep.host_bytes = size_add(rep.host_bytes, renumbering_host);
   // A generated graph (this process's rows of it) or a text graph is held in memory, and the
   // self-check builds the graph's CSR form.
   if (edges_in_memory) rep.host_bytes = size_add(rep.host_bytes, size_mul(12, local_edges));

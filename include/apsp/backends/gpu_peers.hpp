@@ -31,10 +31,11 @@ class Peers {
   /// order (MPI_Allgather over processes of one node). Collective; throws nothing between its
   /// collective steps, so that no process is left waiting in one: a failure anywhere shows as
   /// opened() false on every process.
+  /// `outboxes`: 1 for a single buffer of `bytes` (outbox(0)) that the others read at any offset.
   template <class AllGather>
-  Peers(int rank, int ranks, size_t bytes, AllGather&& all_gather)
-      : stride_((bytes + kAlign - 1) / kAlign * kAlign), peer_(size_t(ranks), nullptr) {
-    int ok = Api::malloc_device(&base_, 2 * stride_) == Api::kSuccess ? 1 : 0;
+  Peers(int rank, int ranks, size_t bytes, AllGather&& all_gather, int outboxes = 2)
+      : stride_((bytes + kAlign - 1) / kAlign * kAlign), peer_(size_t(ranks), nullptr), rank_(rank) {
+    int ok = Api::malloc_device(&base_, size_t(outboxes) * stride_) == Api::kSuccess ? 1 : 0;
     typename Api::IpcHandle mine{};
     if (ok != 0 && Api::ipc_get_handle(&mine, base_) != Api::kSuccess) ok = 0;
     std::vector<typename Api::IpcHandle> all(static_cast<size_t>(ranks));
@@ -77,6 +78,11 @@ class Peers {
     const void* src = static_cast<const char*>(peer_[size_t(from)]) + size_t(parity) * stride_;
     APSP_GPU_CHECK(Api, Api::copy_async(dst, src, bytes, Api::stream(exec)));
   }
+  /// `bytes` from `offset` of process `from`'s buffer (this process's own included) into `dst`.
+  void fetch_at(void* dst, int from, size_t offset, size_t bytes, const typename Api::Space& exec) const {
+    const void* src = static_cast<const char*>(from == rank_ ? base_ : peer_[size_t(from)]) + offset;
+    APSP_GPU_CHECK(Api, Api::copy_async(dst, src, bytes, Api::stream(exec)));
+  }
 
  private:
   static constexpr size_t kAlign = 256;  ///< the second outbox's offset: a multiple of this
@@ -84,6 +90,7 @@ class Peers {
   size_t stride_;
   void* base_ = nullptr;     ///< both outboxes, one allocation (one handle)
   std::vector<void*> peer_;  ///< every other process's allocation, opened here; null: this one
+  int rank_ = 0;
   bool opened_ = false;
 };
 

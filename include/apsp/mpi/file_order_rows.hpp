@@ -3,9 +3,10 @@
 // brought back to the file's. One process gathers the whole matrix into a second one
 // (solver/file_numbering.hpp); under MPI a row of the solve belongs to another rank in the
 // file's numbering, so each rank moves its rows' entries to their file columns while packing
-// them, the ranks swap rows in one all-to-all, and each puts what it received at its file rows.
-// The tile rows each rank holds are the same in both numberings, so everything after (the
-// self-check, the writes) sees the rows it would have seen without renumbering.
+// them in the order they are sent (where the matrix lies: a GPU does it at its own bandwidth),
+// the ranks swap rows in one all-to-all through host memory, and each puts what it received at
+// its file rows. The tile rows each rank holds are the same in both numberings, so everything
+// after (the self-check, the writes) sees the rows it would have seen without renumbering.
 #pragma once
 
 #include <mpi.h>
@@ -13,11 +14,12 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <cstring>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "apsp/backends/backend_runtime.hpp"
 #include "apsp/core/huge_page_array.hpp"
 #include "apsp/solver/distance_matrix.hpp"
 #include "apsp/solver/tile_row_partition.hpp"
@@ -41,62 +43,105 @@ RowExchangePlan plan_file_order_exchange(const TileRowPartition& part, int block
 /// Collective: every rank's packed rows of `ld` entries to the ranks the plan names.
 void exchange_rows(MPI_Comm comm, const RowExchangePlan& plan, const int32_t* send, int32_t* recv, int64_t ld);
 
-/// A rank's rows of one matrix on their way to the file's numbering, in host memory: filled
-/// (and, on a device, copied to the host) by the constructor, sent by exchange(), placed by
-/// finish(). The steps that may fail (memory) are apart from the collective one, so that a
-/// rank that fails never leaves the others waiting in the all-to-all.
+namespace file_order {
+
+/// Row k of `out` (or row to[k]) from row from[k] of `in` (or row k), its vertex columns taken
+/// from `label` (null: as they are); one team per row.
+template <class ExecSpace, class Value>
+struct MoveRows {
+  const Value* in;
+  Value* out;
+  const int64_t* from;
+  const int64_t* to;
+  const int32_t* label;
+  int64_t n, vertices;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
+    const int64_t k = team.league_rank();
+    const Value* src = in + (from != nullptr ? from[k] : k) * n;
+    Value* dst = out + (to != nullptr ? to[k] : k) * n;
+    if (label == nullptr) {
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const int64_t j) { dst[j] = src[j]; });
+      return;
+    }
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, vertices), [&](const int64_t j) { dst[j] = src[label[j]]; });
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, vertices, n), [&](const int64_t j) { dst[j] = src[j]; });
+  }
+};
+
+template <class Space, class T>
+Kokkos::View<T*, typename Space::memory_space> copied_to(const std::vector<T>& v, const char* name) {
+  Kokkos::View<T*, typename Space::memory_space> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)),
+                                                   v.size());
+  Kokkos::deep_copy(
+      d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(v.data(), v.size()));
+  return d;
+}
+
+}  // namespace file_order
+
+/// A rank's rows of one matrix on their way to the file's numbering: packed (where the matrix
+/// lies) and, from a device, copied to the host by the constructor, sent by exchange(), placed
+/// by finish(). The steps that may fail (memory) are apart from the collective one, so that a
+/// rank that fails never leaves the others waiting in the all-to-all. Memory beside the
+/// matrix: one more of its rows where it lies, and on a device two host buffers of them.
 template <class ExecSpace, class Value>
 class FileOrderRows {
+  using Matrix = DistanceMatrix<ExecSpace, Value>;
+  using HostRows = Kokkos::View<Value*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static_assert(sizeof(Value) == sizeof(int32_t), "rows travel as int32");
+
  public:
-  FileOrderRows(const DistanceMatrix<ExecSpace, Value>& d, const TileRowPartition& part, int rank,
-                const std::vector<int32_t>& label, const std::vector<int32_t>& original)
+  FileOrderRows(const Matrix& d, const TileRowPartition& part, int rank, const std::vector<int32_t>& label,
+                const std::vector<int32_t>& original)
       : plan_(plan_file_order_exchange(part, d.block, rank, d.vertices, label, original)),
-        host_(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.data)),
         n_(d.n),
-        send_(heap_array<int32_t>(plan_.send_rows.size() * size_t(d.n))),
-        recv_(heap_array<int32_t>(plan_.recv_rows.size() * size_t(d.n))) {
-    const int64_t n = n_, v = d.vertices;
-    const Value* from = host_.data();
-    auto* to = reinterpret_cast<Value*>(send_.get());
-    const int32_t* cols = label.data();
-    const int64_t* rows = plan_.send_rows.data();
-    Kokkos::parallel_for("apsp::file_order::pack",
-                         Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, int64_t(plan_.send_rows.size())),
-                         [=](const int64_t k) {
-                           const Value* row = from + rows[k] * n;
-                           Value* out = to + k * n;
-                           for (int64_t j = 0; j < v; ++j) out[j] = row[cols[j]];
-                           for (int64_t j = v; j < n; ++j) out[j] = row[j];
-                         });
-    Kokkos::DefaultHostExecutionSpace().fence();
+        packed_(d.vertices, d.block, d.first_row, d.rows, "apsp::file_order_rows") {
+    const auto cols = file_order::copied_to<ExecSpace>(label, "apsp::vertex_labels");
+    const auto rows = file_order::copied_to<ExecSpace>(plan_.send_rows, "apsp::file_order_rows");
+    move(d.data.data(), packed_.data.data(), rows.data(), nullptr, cols.data(), plan_.send_rows.size());
+    recv_ = heap_array<int32_t>(plan_.recv_rows.size() * size_t(n_));
+    if constexpr (host_is_device<ExecSpace>()) return;
+    send_ = heap_array<int32_t>(plan_.send_rows.size() * size_t(n_));
+    Kokkos::deep_copy(host_rows(send_, plan_.send_rows.size()),
+                      Kokkos::subview(packed_.data, std::pair<size_t, size_t>(0, plan_.send_rows.size() * size_t(n_))));
   }
 
-  void exchange(MPI_Comm comm) { exchange_rows(comm, plan_, send_.get(), recv_.get(), n_); }
+  void exchange(MPI_Comm comm) {
+    const int32_t* send = send_ ? send_.get() : reinterpret_cast<const int32_t*>(packed_.data.data());
+    exchange_rows(comm, plan_, send, recv_.get(), n_);
+  }
 
-  /// The rows received, each at its file row, and the matrix (a device's) given them.
-  void finish(const DistanceMatrix<ExecSpace, Value>& d) {
+  /// The rows received, each at its file row of `d`.
+  void finish(const Matrix& d) {
     send_.reset();
-    const int64_t n = n_;
-    const auto* from = reinterpret_cast<const Value*>(recv_.get());
-    Value* to = host_.data();
-    const int64_t* rows = plan_.recv_rows.data();
-    Kokkos::parallel_for(
-        "apsp::file_order::place",
-        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, int64_t(plan_.recv_rows.size())),
-        [=](const int64_t k) { std::memcpy(to + rows[k] * n, from + k * n, size_t(n) * sizeof(Value)); });
-    Kokkos::DefaultHostExecutionSpace().fence();
+    const size_t count = plan_.recv_rows.size();
+    const Value* from = reinterpret_cast<const Value*>(recv_.get());
+    if constexpr (!host_is_device<ExecSpace>()) {
+      Kokkos::deep_copy(Kokkos::subview(packed_.data, std::pair<size_t, size_t>(0, count * size_t(n_))),
+                        host_rows(recv_, count));
+      from = packed_.data.data();
+    }
+    const auto rows = file_order::copied_to<ExecSpace>(plan_.recv_rows, "apsp::file_order_rows");
+    move(from, d.data.data(), nullptr, rows.data(), nullptr, count);
     recv_.reset();
-    Kokkos::deep_copy(d.data, host_);  // nothing to copy where the matrix is the host's
   }
 
  private:
-  static_assert(sizeof(Value) == sizeof(int32_t), "rows travel as int32");
+  HostRows host_rows(const std::shared_ptr<int32_t[]>& p, size_t rows) const {
+    return HostRows(reinterpret_cast<Value*>(p.get()), rows * size_t(n_));
+  }
+  void move(const Value* in, Value* out, const int64_t* from, const int64_t* to, const int32_t* label,
+            size_t rows) const {
+    if (rows == 0) return;
+    Kokkos::parallel_for("apsp::file_order", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(rows), Kokkos::AUTO),
+                         file_order::MoveRows<ExecSpace, Value>{in, out, from, to, label, n_, packed_.vertices});
+    ExecSpace().fence();
+  }
+
   RowExchangePlan plan_;
-  using HostRows = decltype(Kokkos::create_mirror_view_and_copy(
-      Kokkos::HostSpace(), std::declval<typename DistanceMatrix<ExecSpace, Value>::view_type>()));
-  HostRows host_;
   int64_t n_ = 0;
-  std::shared_ptr<int32_t[]> send_, recv_;
+  Matrix packed_;                           ///< the rows in the order they are sent, then as received
+  std::shared_ptr<int32_t[]> send_, recv_;  ///< in host memory (send_: only from a device)
 };
 
 }  // namespace apsp::mpi
