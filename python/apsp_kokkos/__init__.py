@@ -50,23 +50,28 @@ def last_record():
 
 
 def _run(V, edges, distances, predecessors, scale, backend, check, order, block_size, phase_times=False):
-    """The solve: into the float64 ``distances`` (and ``predecessors``) given, or, where
-    ``distances`` is None, into int32 matrices it returns (``predecessors``: True to have them)."""
+    """The solve: into the float64 ``distances`` (and ``predecessors``) given; where
+    ``distances`` is None, into int32 matrices it returns (``predecessors``: True to have them);
+    where it is ``float``, into float64 distances it returns (the solver's own memory, widened,
+    on a host backend) and the ``predecessors`` array given."""
     verify_rows = {False: -1, True: 8}.get(check, check)
     keep = distances is None
+    keep_float64 = distances is float
     record, kept, kept_predecessors = _core.solve(
-        V, edges, distances, None if keep else predecessors, keep, keep and bool(predecessors),
-        float(scale or 1.0), backend or "", int(block_size), order, int(verify_rows), bool(phase_times))
+        V, edges, None if keep or keep_float64 else distances, None if keep else predecessors, keep,
+        keep and bool(predecessors), keep_float64, float(scale or 1.0), backend or "", int(block_size), order,
+        int(verify_rows), bool(phase_times))
     _local.record = json.loads(record)
     return _local.record, kept, kept_predecessors
 
 
-def _output(csgraph, V, overwrite):
-    """SciPy's overwrite: the input's own memory for the distances where it is a C-ordered float64 array."""
+def _output(csgraph, overwrite):
+    """SciPy's overwrite: the input's own memory for the distances where it is a C-ordered
+    float64 array; else ``float``: the solve makes the array (_run)."""
     if (overwrite and isinstance(csgraph, np.ndarray) and csgraph.dtype == np.float64
             and csgraph.flags.c_contiguous and csgraph.flags.writeable):
         return csgraph
-    return np.empty((V, V), dtype=np.float64)
+    return float
 
 
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False, overwrite=False, *,
@@ -83,10 +88,13 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     (True: 8 rows, or a number of rows).
     """
     V, edges = edge_list(csgraph, directed, unweighted, scale)
-    dist = _output(csgraph, V, overwrite)
+    dist = _output(csgraph, overwrite)
     pred = np.empty((V, V), dtype=np.int32) if return_predecessors else None
-    if V > 0:
-        _run(V, edges, dist, pred, scale, backend, check, order, block_size)
+    if V == 0:
+        dist = np.empty((0, 0), dtype=np.float64) if dist is float else dist
+    else:
+        _, made, _ = _run(V, edges, dist, pred, scale, backend, check, order, block_size)
+        dist = made if dist is float else dist
     return (dist, pred) if return_predecessors else dist
 
 

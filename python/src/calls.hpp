@@ -43,6 +43,7 @@ struct SolveCall {
   const int32_t* edges = nullptr;  ///< triples (src, dst, w)
   int64_t edge_count = 0;
   Rows<double> distances64;  ///< float64 distances, inf where no path (SciPy's), into the caller's array, or
+  std::shared_ptr<KeptFloat64> kept_distances64;  ///< the same, kept (the solver's matrix widened), or
   std::shared_ptr<KeptMatrix> kept_distances;     ///< int32 as the file holds them (INF where no path), kept
   Rows<int32_t> predecessors;                     ///< none: data null; -9999 where there is none (SciPy's), or
   std::shared_ptr<KeptMatrix> kept_predecessors;  ///< the same, kept

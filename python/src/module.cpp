@@ -44,13 +44,13 @@ Rows<T> rows_of(const nb::handle& array, int64_t vertices, const char* what) {
   return {m.data(), int64_t(m.stride(0))};
 }
 
-/// A NumPy array of rows x cols int32 over `data`'s memory (rows `ld` apart), which the array
-/// owns from here on.
-nb::object numpy_over(const std::shared_ptr<int32_t[]>& data, int64_t rows, int64_t cols, int64_t ld) {
-  auto* memory = new std::shared_ptr<int32_t[]>(data);
-  nb::capsule owner(memory, [](void* p) noexcept { delete static_cast<std::shared_ptr<int32_t[]>*>(p); });
-  return nb::cast(
-      nb::ndarray<nb::numpy, int32_t, nb::ndim<2>>(memory->get(), {size_t(rows), size_t(cols)}, owner, {ld, 1}));
+/// A NumPy array of rows x cols T over `data`'s memory (rows `ld` apart), which the array owns
+/// from here on.
+template <class T>
+nb::object numpy_over(const std::shared_ptr<T[]>& data, int64_t rows, int64_t cols, int64_t ld) {
+  auto* memory = new std::shared_ptr<T[]>(data);
+  nb::capsule owner(memory, [](void* p) noexcept { delete static_cast<std::shared_ptr<T[]>*>(p); });
+  return nb::cast(nb::ndarray<nb::numpy, T, nb::ndim<2>>(memory->get(), {size_t(rows), size_t(cols)}, owner, {ld, 1}));
 }
 
 /// A kept matrix (calls.hpp) as a V x V NumPy array (on a host backend the solver's padded
@@ -58,6 +58,10 @@ nb::object numpy_over(const std::shared_ptr<int32_t[]>& data, int64_t rows, int6
 nb::object numpy_of(const std::shared_ptr<KeptMatrix>& kept, int64_t vertices) {
   if (!kept || !kept->data) return nb::none();
   return numpy_over(kept->data, vertices, vertices, kept->ld);
+}
+nb::object numpy_of(const std::shared_ptr<KeptFloat64>& kept, int64_t vertices) {
+  if (!kept || !kept->data) return nb::none();
+  return numpy_over(kept->data, vertices, vertices, vertices);
 }
 
 using AnyArray = nb::ndarray<nb::ro, nb::device::cpu>;
@@ -122,10 +126,11 @@ nb::object edges_of_arrays(int64_t vertices, const AnyArray& data, nb::handle in
 /// The solve (calls.hpp) on Kokkos' thread, the interpreter released; a Ctrl-C that arrives
 /// meanwhile stops it after the round under way (at most 0.1 s apart) and is raised here.
 /// Returns the record, and the int32 distances and predecessors where `keep` and
-/// `keep_predecessors` ask to keep them instead of filling the arrays given.
+/// `keep_predecessors` ask to keep them instead of filling the arrays given, or the float64
+/// distances where `keep_float64` asks for them (on a host backend the solver's matrix widened).
 nb::tuple solve_arrays(int32_t vertices, const Edges& edges, nb::handle distances64, nb::handle predecessors, bool keep,
-                       bool keep_predecessors, double scale, std::string backend, int block_size, std::string order,
-                       int64_t verify_rows, bool phase_times) {
+                       bool keep_predecessors, bool keep_float64, double scale, std::string backend, int block_size,
+                       std::string order, int64_t verify_rows, bool phase_times) {
   SolveCall c;
   c.vertices = vertices;
   c.edges = edges.data();
@@ -133,6 +138,7 @@ nb::tuple solve_arrays(int32_t vertices, const Edges& edges, nb::handle distance
   c.distances64 = rows_of<double>(distances64, vertices, "distances");
   c.predecessors = rows_of<int32_t>(predecessors, vertices, "predecessors");
   if (keep) c.kept_distances = std::make_shared<KeptMatrix>();
+  if (keep_float64) c.kept_distances64 = std::make_shared<KeptFloat64>();
   if (keep_predecessors) c.kept_predecessors = std::make_shared<KeptMatrix>();
   c.scale = scale;
   c.backend = std::move(backend);
@@ -173,7 +179,9 @@ nb::tuple solve_arrays(int32_t vertices, const Edges& edges, nb::handle distance
     throw nb::python_error();
   }
   if (failed) std::rethrow_exception(failed);
-  return nb::make_tuple(record, numpy_of(c.kept_distances, vertices), numpy_of(c.kept_predecessors, vertices));
+  nb::object distances =
+      c.kept_distances64 ? numpy_of(c.kept_distances64, vertices) : numpy_of(c.kept_distances, vertices);
+  return nb::make_tuple(record, distances, numpy_of(c.kept_predecessors, vertices));
 }
 
 nb::tuple read_graph_file(const std::string& path, const std::string& format, bool undirected, int one_based,
@@ -213,7 +221,8 @@ NB_MODULE(_core, m) {
     }
   });
   m.def("solve", &solve_arrays, "vertices"_a, "edges"_a, "distances64"_a.none(), "predecessors"_a.none(), "keep"_a,
-        "keep_predecessors"_a, "scale"_a, "backend"_a, "block_size"_a, "order"_a, "verify_rows"_a, "phase_times"_a);
+        "keep_predecessors"_a, "keep_float64"_a, "scale"_a, "backend"_a, "block_size"_a, "order"_a, "verify_rows"_a,
+        "phase_times"_a);
   m.def("edges_of_arrays", &edges_of_arrays, "vertices"_a, "data"_a, "indptr"_a.none(), "indices"_a.none(),
         "directed"_a, "unweighted"_a, "scale"_a);
   m.def("read_graph", &read_graph_file, "path"_a, "format"_a, "undirected"_a, "one_based"_a, "scale"_a);

@@ -30,6 +30,10 @@ MemoryResults results_of(const SolveCall& c) {
     const Rows<double> d = c.distances64;
     const double scale = c.scale;
     m.distances = [d, scale](int64_t v) { return float64_rows_into(d.data, d.ld, v, scale); };
+  } else if (c.kept_distances64) {
+    const double scale = c.scale;
+    m.distances = [kept = c.kept_distances64, scale](int64_t v) { return kept_float64_rows(kept, v, scale); };
+    m.distance_entries = 2 * int64_t(c.vertices) * c.vertices;  // room to widen the solver's matrix in place
   } else {
     m.distances = [kept = c.kept_distances](int64_t v) { return kept_rows(kept, v); };
   }
@@ -45,7 +49,8 @@ MemoryResults results_of(const SolveCall& c) {
 }  // namespace
 
 std::string solve(const SolveCall& c) {
-  if (c.distances64.data == nullptr && !c.kept_distances) throw std::invalid_argument("no array for the distances");
+  if (c.distances64.data == nullptr && !c.kept_distances && !c.kept_distances64)
+    throw std::invalid_argument("no array for the distances");
   RunOptions o;
   o.memory = results_of(c);
   // The caller's array, shared for the run only: the graph never outlives this call.

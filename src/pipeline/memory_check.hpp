@@ -35,7 +35,11 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   // Renumbered (graph/vertex_order.hpp): each result matrix is gathered into a new one in turn,
   // where the solver runs; under MPI it is sent from and received into host memory, a device's
   // rows through two host buffers (mpi/file_order_rows.hpp).
-  const int64_t rows = matrix_bytes(v, rep.block, most_rows, paths ? 8 : 4);
+  // A result widened in place (memory_results.hpp) takes room beside the matrix, on the host.
+  const int64_t widened = opt.memory ? size_mul(opt.memory->distance_entries, 4) : 0;
+  const int64_t rows = on_device ? matrix_bytes(v, rep.block, most_rows, paths ? 8 : 4)
+                                 : size_add(std::max(matrix_bytes(v, rep.block, most_rows), widened),
+                                            paths ? matrix_bytes(v, rep.block, most_rows) : 0);
   const int64_t renumbering = renumbered ? matrix_bytes(v, rep.block, most_rows, 4) : 0;
   const int64_t renumbering_host =
       !renumbered || !Procs::kMpi ? 0 : matrix_bytes(v, rep.block, most_rows, on_device ? 8 : 4);
@@ -46,7 +50,7 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   if (on_device) {
     rep.device_bytes = size_add(size_add(rows, extra.beside_matrix),
                                 3 * int64_t(sizeof(int32_t)) * std::min<int64_t>(kEdgeChunk, rep.edges));
-    rep.host_bytes = result_chunk_bytes(v, rep.block, opt.result_chunk_bytes) + extra.pinned_host;
+    rep.host_bytes = result_chunk_bytes(v, rep.block, opt.result_chunk_bytes) + extra.pinned_host + widened;
   } else {
     rep.host_bytes = size_add(rows, extra.beside_matrix);
   }

@@ -61,6 +61,80 @@ struct Float64Distance {
   KOKKOS_INLINE_FUNCTION double operator()(int32_t v) const { return v >= kInf ? infinity : double(v) / scale; }
 };
 
+/// The int32 rows of a V-column matrix (row r at r * ld, ld <= 2 V) as C-ordered float64 rows in
+/// the same memory, which holds 2 V^2 int32 at least. A float64 row lies at or after its int32
+/// row and before no earlier one, so a row written from its last entry back (each piece read
+/// before it is written) overwrites only entries read already, its own or later rows'. Rows
+/// whose float64 place lies past every int32 row still to be read go together, in parallel:
+/// waves of about half the rows left; the last row or two, which overlap themselves, alone.
+void widen_in_place(int32_t* matrix, int64_t vertices, int64_t ld, Float64Distance convert) {
+  const int64_t v = vertices;
+  auto* out = reinterpret_cast<double*>(matrix);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+  const auto widen_row = [=](int64_t r) {
+    const int32_t* from = matrix + r * ld;
+    double* to = out + r * v;
+    int64_t j = v;
+    for (; j >= 8; j -= 8) {
+      int32_t piece[8];
+      for (int k = 0; k < 8; ++k) piece[k] = from[j - 8 + k];
+      for (int k = 0; k < 8; ++k) to[j - 8 + k] = convert(piece[k]);
+    }
+    while (j-- > 0) {
+      const int32_t x = from[j];
+      to[j] = convert(x);
+    }
+  };
+  for (int64_t hi = v; hi > 0;) {
+    // The lowest row whose float64 place (8 lo v bytes on) is past int32 row hi - 1's end.
+    const int64_t lo = ((hi - 1) * ld + v + 2 * v - 1) / (2 * v);
+    if (lo >= hi - 1) {
+      widen_row(--hi);
+      continue;
+    }
+    Kokkos::parallel_for("apsp::widen_in_place", HostRows(lo, hi), widen_row);
+    Host().fence();
+    hi = lo;
+  }
+}
+
+/// Float64 distances kept (kept_float64_rows): the solver's matrix widened where it can hold
+/// them, else a copy in huge pages of their own as the rows come.
+class KeptFloat64Rows final : public ResultFile {
+ public:
+  KeptFloat64Rows(std::shared_ptr<KeptFloat64> into, int64_t vertices, Float64Distance convert)
+      : into_(std::move(into)), vertices_(vertices), convert_(convert) {}
+
+  void reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) override {
+    if (ready) (void)ready(first_row, rows, nullptr);
+  }
+
+  bool take_rows(const std::shared_ptr<int32_t[]>& matrix, int64_t first_row, int64_t rows, int64_t ld,
+                 int64_t capacity) override {
+    const int64_t v = vertices_;
+    if (first_row != 0 || rows < v || ld > 2 * v || capacity < 2 * v * v) return false;
+    widen_in_place(matrix.get(), v, ld, convert_);
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the same memory, now float64
+    into_->data = std::shared_ptr<double[]>(matrix, reinterpret_cast<double*>(matrix.get()));
+    return true;
+  }
+
+  void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) override {
+    if (!into_->data) {
+      into_->data = huge_page_array<double>(size_t(vertices_ * vertices_));
+      copy_ = std::make_unique<RowsInto<double, Float64Distance>>(into_->data.get(), vertices_, vertices_, convert_);
+    }
+    copy_->write_rows(data, first_row, rows, ld);
+  }
+
+  void commit() override {}
+
+ private:
+  std::shared_ptr<KeptFloat64> into_;
+  int64_t vertices_;
+  Float64Distance convert_;
+  std::unique_ptr<ResultFile> copy_;
+};
+
 /// The matrix as the caller keeps it (kept_rows): taken where it lies in host memory, else
 /// copied into huge pages of its own as the rows come.
 class KeptRows final : public ResultFile {
@@ -72,7 +146,8 @@ class KeptRows final : public ResultFile {
     if (ready) (void)ready(first_row, rows, nullptr);
   }
 
-  bool take_rows(const std::shared_ptr<int32_t[]>& matrix, int64_t first_row, int64_t rows, int64_t ld) override {
+  bool take_rows(const std::shared_ptr<int32_t[]>& matrix, int64_t first_row, int64_t rows, int64_t ld,
+                 int64_t /*capacity*/) override {
     if (first_row != 0 || rows < vertices_) return false;  // part of the matrix: not the whole result
     if (convert_.none_as != -1)  // in place, entry by entry: a pass over memory already resident
       RowsInto<int32_t, Int32None>(matrix.get(), ld, vertices_, convert_).write_rows(matrix.get(), 0, vertices_, ld);
@@ -106,6 +181,11 @@ std::unique_ptr<ResultFile> int32_rows_into(int32_t* dst, int64_t ld, int64_t co
 std::unique_ptr<ResultFile> float64_rows_into(double* dst, int64_t ld, int64_t cols, double scale) {
   return std::make_unique<RowsInto<double, Float64Distance>>(
       dst, ld, cols, Float64Distance{scale, std::numeric_limits<double>::infinity()});
+}
+
+std::unique_ptr<ResultFile> kept_float64_rows(std::shared_ptr<KeptFloat64> into, int64_t vertices, double scale) {
+  return std::make_unique<KeptFloat64Rows>(std::move(into), vertices,
+                                           Float64Distance{scale, std::numeric_limits<double>::infinity()});
 }
 
 std::unique_ptr<ResultFile> kept_rows(std::shared_ptr<KeptMatrix> into, int64_t vertices, int32_t none_as) {

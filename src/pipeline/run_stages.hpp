@@ -70,7 +70,8 @@ class RunStages : RunSetup<ExecSpace, Procs> {
     const auto t0 = Clock::now();
     region_.emplace("apsp::build");
     procs_.collectively([&] {
-      d_.emplace(rep_.vertices, rep_.block, first_row_, matrix_rows_);
+      d_.emplace(rep_.vertices, rep_.block, first_row_, matrix_rows_, "apsp::distance_matrix",
+                 opt_.memory ? opt_.memory->distance_entries : 0);
       {
         const auto pinned = pin_cached_edges<ExecSpace>(*graph_);
         if (order_.applied()) labels_ = device_labels<ExecSpace>(order_.label);

@@ -26,7 +26,7 @@ double write_held_rows(const DistanceMatrix<ExecSpace>& d, ResultFile& out, Read
                        int64_t chunk_bytes) {
   const int64_t rows = result_rows(d);
   if constexpr (host_is_device<ExecSpace>()) {
-    if (d.host_pages && out.take_rows(d.host_pages, d.first_row, rows, d.n)) return 0;  // no copy at all
+    if (d.host_pages && out.take_rows(d.host_pages, d.first_row, rows, d.n, d.capacity)) return 0;  // no copy at all
     out.reserve_rows(d.first_row, rows, {});
     out.write_rows(d.data.data(), d.first_row, rows, d.n);
     return 0;

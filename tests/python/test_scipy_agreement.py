@@ -112,6 +112,22 @@ def test_solve_keeps_the_solvers_own_matrices(backend):
     np.testing.assert_array_equal(distances, np.where(np.isinf(want), apsp_kokkos.INF, want))
 
 
+@pytest.mark.parametrize("block_size", [0, 16])
+def test_float64_result_at_every_padding(backend, block_size):
+    # On a host backend the result is the solver's padded int32 matrix widened to float64 in
+    # place, rows from the last back, in waves: every V around a block's edge, a row of 1 to 8
+    # entries past a multiple of 8, V = 1 and V smaller than half a block (copied instead).
+    for v in (1, 2, 3, 7, 9, 16, 17, 31, 33, 100, 255, 256, 257, 300):
+        g = random_graph(v, min(1.0, 6.0 / v), seed=v, low=0, high=9)
+        got = apsp_kokkos.floyd_warshall(g, backend=backend, block_size=block_size, scale=2.0)
+        assert got.dtype == np.float64 and got.shape == (v, v) and got.flags.c_contiguous and got.flags.writeable
+        np.testing.assert_array_equal(got, scipy_fw(g), err_msg=f"V = {v}, block {block_size}")
+    # The array outlives the next solve's (its memory is its own).
+    kept = apsp_kokkos.floyd_warshall(random_graph(257, 0.03, seed=4), backend=backend)
+    apsp_kokkos.floyd_warshall(random_graph(257, 0.03, seed=5), backend=backend)
+    np.testing.assert_array_equal(kept, scipy_fw(random_graph(257, 0.03, seed=4)))
+
+
 def test_overwrite_uses_the_inputs_memory(backend):
     g = random_graph(50, 0.1).toarray()
     want = scipy_fw(g)

@@ -42,9 +42,11 @@ class ResultFile {
 
   /// Host memory only: takes the rows themselves instead of a copy, where this output can hold
   /// them as they lie (an array in memory, apsp/pipeline/memory_results.hpp): rows [first_row,
-  /// first_row + rows), row r at `matrix + r * ld`, its owner shared. False: write_rows() them.
-  virtual bool take_rows(const std::shared_ptr<int32_t[]>& matrix, int64_t first_row, int64_t rows, int64_t ld) {
-    (void)matrix, (void)first_row, (void)rows, (void)ld;
+  /// first_row + rows), row r at `matrix + r * ld`, its owner shared, `capacity` int32 entries
+  /// of memory from `matrix` on (the output may use them all). False: write_rows() them.
+  virtual bool take_rows(const std::shared_ptr<int32_t[]>& matrix, int64_t first_row, int64_t rows, int64_t ld,
+                         int64_t capacity) {
+    (void)matrix, (void)first_row, (void)rows, (void)ld, (void)capacity;
     return false;
   }
 

@@ -18,6 +18,9 @@ namespace apsp {
 struct MemoryResults {
   using Make = std::function<std::unique_ptr<ResultFile>(int64_t vertices)>;
   Make distances, predecessors;
+  /// Int32 entries the distance matrix's host memory holds at least (kept_float64_rows: room to
+  /// widen the result in place); 0: its own size.
+  int64_t distance_entries = 0;
 };
 
 /// Where kept rows go (kept_rows): the V x V int32 matrix, row r at data + r * ld, owned with
@@ -32,6 +35,18 @@ struct KeptMatrix {
 /// else a copy in memory of its own (a device's result); -1 written as `none_as` either way.
 /// `into` holds it once the run has written it.
 std::unique_ptr<ResultFile> kept_rows(std::shared_ptr<KeptMatrix> into, int64_t vertices, int32_t none_as = -1);
+
+/// Where kept float64 distances go (kept_float64_rows): V x V, C-ordered, owned with `data`.
+struct KeptFloat64 {
+  std::shared_ptr<double[]> data;
+};
+
+/// The distances kept as a float64 matrix that the caller takes over (the Python package's
+/// `floyd_warshall`): INF as +infinity, each distance divided by `scale`. Where the solver's
+/// matrix lies in host memory with room for it (MemoryResults::distance_entries = 2 V^2), it is
+/// widened in place, so that the result costs no memory of its own; else a copy in memory of its
+/// own (a device's result). `into` holds it once the run has written it.
+std::unique_ptr<ResultFile> kept_float64_rows(std::shared_ptr<KeptFloat64> into, int64_t vertices, double scale = 1.0);
 
 /// Rows of `cols` int32 into `dst` (row r from dst + r * ld), as the file holds them, but -1 (a
 /// predecessor file's "no predecessor") written as `none_as`.

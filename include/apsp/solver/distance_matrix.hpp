@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -41,6 +42,9 @@ struct DistanceMatrix {
   /// (the Python package's arrays are this memory, apsp/pipeline/memory_results.hpp). Null
   /// where the View manages its own memory (a device's).
   std::shared_ptr<Value[]> host_pages;
+  /// Host memory: the entries host_pages holds, rows * n or more (min_entries: room for a result
+  /// that widens in place, apsp/pipeline/memory_results.hpp).
+  int64_t capacity = 0;
 
   /// Tiles along an edge of the whole matrix (the number of rounds).
   int blocks() const { return static_cast<int>(n / block); }
@@ -48,15 +52,18 @@ struct DistanceMatrix {
   /// The whole matrix. Allocates without touching the memory; fill with `initialise_from_edges`.
   DistanceMatrix(int64_t v, int b) : DistanceMatrix(v, b, 0, padded_size(v, b)) {}
 
-  /// Rows [first, first + count) of the matrix; `first` and `count` are multiples of `b`.
-  DistanceMatrix(int64_t v, int b, int64_t first, int64_t count, const char* label = "apsp::distance_matrix")
+  /// Rows [first, first + count) of the matrix; `first` and `count` are multiples of `b`. In
+  /// host memory, room for `min_entries` entries at least.
+  DistanceMatrix(int64_t v, int b, int64_t first, int64_t count, const char* label = "apsp::distance_matrix",
+                 int64_t min_entries = 0)
       : vertices(v), block(b), n(padded_size(v, b)), first_row(first), rows(count) {
     const auto size = static_cast<size_t>(size_mul(count, padded_size(v, b)));
     if constexpr (std::is_same_v<memory_space, Kokkos::HostSpace>) {
       // In usual pages: huge ones made the build's first touch 3x faster run after run, but up
       // to 5x slower in a run after a pause on a VM that hands idle memory back to its host
       // (docs/results-log.md, "Tried and dropped").
-      host_pages = labelled_host_pages<Value>(size, label, PageSize::usual);
+      capacity = std::max(int64_t(size), min_entries);
+      host_pages = labelled_host_pages<Value>(size_t(capacity), label, PageSize::usual);
       data = view_type(host_pages.get(), size);
     } else {
       data = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);

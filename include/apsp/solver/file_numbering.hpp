@@ -51,7 +51,8 @@ template <class ExecSpace>
 DistanceMatrix<ExecSpace> in_file_order(const DistanceMatrix<ExecSpace>& solved,
                                         const Kokkos::View<int32_t*, typename ExecSpace::memory_space>& label,
                                         const char* name = "apsp::distance_matrix") {
-  DistanceMatrix<ExecSpace> out(solved.vertices, solved.block, 0, padded_size(solved.vertices, solved.block), name);
+  DistanceMatrix<ExecSpace> out(solved.vertices, solved.block, 0, padded_size(solved.vertices, solved.block), name,
+                                solved.capacity);
   Kokkos::parallel_for(
       "apsp::file_numbering", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(out.rows), Kokkos::AUTO),
       Impl::GatherFileOrder<ExecSpace>{solved.data.data(), out.data.data(), label.data(), out.n, out.vertices});
