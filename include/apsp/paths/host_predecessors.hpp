@@ -20,41 +20,9 @@
 #include <vector>
 
 #include "apsp/core/constants.hpp"
+#include "apsp/paths/head_rows.hpp"
 
 namespace apsp::Impl {
-
-/// Is u -> j (weight w) tight for a source whose distances to u and j are du and dj? Unsigned: an
-/// unreachable tail's INF + w neither wraps to a distance nor overflows.
-inline bool tight_edge(int32_t du, int32_t w, int32_t dj) { return uint32_t(du) + uint32_t(w) == uint32_t(dj); }
-
-/// Vertex u's number in the file (`original`: each vertex's, or null where the numbering is the file's).
-inline int32_t file_number(const int32_t* original, int32_t u) { return original != nullptr ? original[u] : u; }
-
-/// The shortest edges into each vertex (the transpose of EdgeRows, in host memory).
-struct HeadRows {
-  std::vector<int64_t> offsets;         // V + 1
-  std::vector<int32_t> tails, weights;  // vertex j's: [offsets[j], offsets[j + 1])
-};
-
-/// Edges by tail (offsets, heads, weights of V rows) turned into edges by head.
-inline HeadRows edges_by_head(int64_t vertices, const int64_t* offsets, const int32_t* heads, const int32_t* weights) {
-  HeadRows in;
-  in.offsets.assign(size_t(vertices + 1), 0);
-  const int64_t edges = offsets[vertices];
-  for (int64_t e = 0; e < edges; ++e) ++in.offsets[size_t(heads[e]) + 1];
-  for (int64_t j = 0; j < vertices; ++j) in.offsets[size_t(j + 1)] += in.offsets[size_t(j)];
-  in.tails.resize(size_t(edges));
-  in.weights.resize(size_t(edges));
-  std::vector<int64_t> at(in.offsets.begin(), in.offsets.end() - 1);
-  for (int64_t u = 0; u < vertices; ++u) {
-    for (int64_t e = offsets[u]; e < offsets[u + 1]; ++e) {
-      const auto place = size_t(at[size_t(heads[e])]++);
-      in.tails[place] = int32_t(u);
-      in.weights[place] = weights[e];
-    }
-  }
-  return in;
-}
 
 /// The search from s by BFS over the tight edges (where a cycle of them has weight 0): one queue,
 /// which holds the levels in turn, so a head is first met from its own level - 1 and the tails
@@ -142,17 +110,36 @@ class HeadSideSearch {
 
   /// Each vertex's edges in tested; the predecessor written where one is tight. True: some
   /// vertex has several. The tight edges are counted and their tails summed (where one is
-  /// tight, the sum is its tail), in a loop the compiler vectorizes (gathers of the tails'
-  /// distances): measured at V = 2500, 2.8x faster than keeping the smallest tight tail.
+  /// tight, the sum is its tail): with a gather 16 heads at a time (HeadRows' blocks), else one
+  /// head's edges at a time, in a loop the compiler vectorizes. At V = 2500 (random, 9 shortest
+  /// edges in per vertex) the loop over one head's edges spent its time entering and leaving.
   bool first_pass(int32_t s) {
+    bool tied = false;
+    const auto settle = [&](int64_t j, uint32_t tight, uint32_t tail_sum) {
+      // Tight edges into s close cycles of weight 0; an unreachable head has no predecessor.
+      const uint32_t count = j == s || dist_[j] >= kInf ? 0 : tight;
+      tail_[size_t(j)] = count == 1 ? int32_t(tail_sum) : -1;
+      p_[j] = count == 1 ? file_number(original_, int32_t(tail_sum)) : -1;
+      hops_[size_t(j)] = count == 0 ? kNone : count == 1 ? kUnknown : kTied;
+      tied = tied || count > 1;
+    };
+    if constexpr (host_simd::kHasGather) {
+      const int64_t blocks = int64_t(in_.block_at.size()) - 1;
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int lanes = int(std::min(kHeadLanes, vertices_ - b * kHeadLanes));
+        const int32_t* heads = in_.block_heads.data() + b * kHeadLanes;
+        const int64_t at = in_.block_at[size_t(b)] * kHeadLanes;
+        uint32_t tight[kHeadLanes], tail_sum[kHeadLanes];
+        host_simd::tight_edges_16(dist_, heads, lanes, in_.block_tails.data() + at, in_.block_weights.data() + at,
+                                  in_.block_at[size_t(b) + 1] - in_.block_at[size_t(b)], tight, tail_sum);
+        for (int l = 0; l < lanes; ++l) settle(heads[l], tight[l], tail_sum[l]);
+      }
+      return tied;
+    }
     const int32_t* __restrict dist = dist_;
     const int64_t* __restrict offsets = in_.offsets.data();
     const int32_t* __restrict tails = in_.tails.data();
     const int32_t* __restrict weights = in_.weights.data();
-    int32_t* __restrict p = p_;
-    int32_t* __restrict tail = tail_.data();
-    int32_t* __restrict hops = hops_.data();
-    bool tied = false;
     for (int64_t j = 0; j < vertices_; ++j) {
       const int32_t dj = dist[j];
       uint32_t tight = 0, tail_sum = 0;
@@ -162,11 +149,7 @@ class HeadSideSearch {
         tight += is_tight;
         tail_sum += is_tight * u;
       }
-      if (j == s || dj >= kInf) tight = 0;  // tight edges into s close cycles of weight 0
-      tail[j] = tight == 1 ? int32_t(tail_sum) : -1;
-      p[j] = tight == 1 ? file_number(original_, int32_t(tail_sum)) : -1;
-      hops[j] = tight == 0 ? kNone : tight == 1 ? kUnknown : kTied;
-      tied = tied || tight > 1;
+      settle(j, tight, tail_sum);
     }
     return tied;
   }

@@ -139,7 +139,11 @@ int64_t predecessor_search_bytes(int64_t vertices, int64_t rows, int64_t local_e
   constexpr bool host = host_is_device<ExecSpace>();
   const int64_t per_vertex = host ? 5 * int64_t(sizeof(int32_t)) : 3 * int64_t(sizeof(int32_t));
   const int64_t search = size_mul(Impl::search_teams<ExecSpace>(rows), per_vertex, vertices);
-  const int64_t by_head = host ? size_add(size_mul(8, edges), size_mul(16, vertices)) : 0;
+  // With a gather, the same edges again in blocks of heads (head_rows.hpp): padded by at most
+  // the widest in-degree per lane, 16 V entries.
+  const int64_t by_head = !host                   ? 0
+                          : host_simd::kHasGather ? size_add(size_mul(16, edges), size_mul(16 + 4 + 8 * 16, vertices))
+                                                  : size_add(size_mul(8, edges), size_mul(16, vertices));
   return size_add(size_add(size_add(edge_rows, size_mul(16, vertices)), search), by_head);
 }
 
