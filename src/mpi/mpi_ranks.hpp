@@ -151,19 +151,25 @@ class MpiRanks {
   std::string devices(const std::string& mine) const { return devices_of_all_ranks(comm_, mine); }
   VerifyReport combine(const VerifyReport& local) const { return combine_verdicts(comm_, local); }
   std::vector<int32_t> concatenate(const std::vector<int32_t>& mine) const { return concatenate_ints(comm_, mine); }
+  /// Whether restore_file_order moves the rows GPU to GPU: on one node whose GPUs copy from each
+  /// other's memory, as the pivot rows do (not when MPI's path is asked for); else through
+  /// host memory. Collective the first time (the peers' trial).
+  template <class ExecSpace>
+  bool renumbers_through_peers() const {
+    if constexpr (kFileOrderThroughPeers<ExecSpace>)
+      return nodes() == 1 && ranks() > 1 && pivot_rows_ != "mpi" && peers_work<ExecSpace>();
+    return false;
+  }
   /// This rank's rows of `d`, solved under `order`'s numbering, in the file's: entries moved to
   /// their file columns and rows swapped among the ranks (file_order_peers.hpp,
   /// file_order_rows.hpp). Collective.
   template <class ExecSpace, class Value, class Labels>
   void restore_file_order(const DistanceMatrix<ExecSpace, Value>& d, const VertexOrder& order,
                           const Labels& /*on the device*/, const char* /*name*/) const {
-    // GPUs of one node copy from each other's memory, as the pivot rows do (not when asked
-    // for MPI's path); else the rows go through host memory.
-    if constexpr (kFileOrderThroughPeers<ExecSpace>)
-      if (nodes() == 1 && ranks() > 1 && pivot_rows_ != "mpi" && peers_work<ExecSpace>()) {
-        collectively([&] { file_order_through_peers(comm_, d, partition(d.blocks()), order.label, order.original); });
-        return;
-      }
+    if (renumbers_through_peers<ExecSpace>()) {
+      collectively([&] { file_order_through_peers(comm_, d, partition(d.blocks()), order.label, order.original); });
+      return;
+    }
     std::optional<FileOrderRows<ExecSpace, Value>> rows;
     collectively([&] { rows.emplace(d, partition(d.blocks()), rank(), order.label, order.original); });
     rows->exchange(comm_);

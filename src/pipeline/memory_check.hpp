@@ -32,17 +32,19 @@ void check_memory(const RunOptions& opt, const Procs& procs, int64_t most_rows, 
   const bool paths = opt.predecessors_asked();
   // With --predecessors: the predecessor rows beside the distance rows, and where the solver
   // runs what the search takes (predecessor_search.hpp).
-  // Renumbered (graph/vertex_order.hpp): each result matrix is gathered into a new one in turn,
-  // where the solver runs; under MPI it is sent from and received into host memory, a device's
-  // rows through two host buffers (mpi/file_order_rows.hpp).
   // A result widened in place (memory_results.hpp) takes room beside the matrix, on the host.
   const int64_t widened = opt.memory ? size_mul(opt.memory->distance_entries, 4) : 0;
   const int64_t rows = on_device ? matrix_bytes(v, rep.block, most_rows, paths ? 8 : 4)
                                  : size_add(std::max(matrix_bytes(v, rep.block, most_rows), widened),
                                             paths ? matrix_bytes(v, rep.block, most_rows) : 0);
+  // Renumbered (graph/vertex_order.hpp): each result matrix is gathered into a new one in turn,
+  // where the solver runs; under MPI, unless the node's GPUs copy the rows from each other, it
+  // is sent from and received into host memory, a device's rows through two host buffers
+  // (mpi/file_order_rows.hpp).
   const int64_t renumbering = renumbered ? matrix_bytes(v, rep.block, most_rows, 4) : 0;
+  const bool through_host = Procs::kMpi && !procs.template renumbers_through_peers<ExecSpace>();
   const int64_t renumbering_host =
-      !renumbered || !Procs::kMpi ? 0 : matrix_bytes(v, rep.block, most_rows, on_device ? 8 : 4);
+      renumbered && through_host ? matrix_bytes(v, rep.block, most_rows, on_device ? 8 : 4) : 0;
   SolverMemory extra = procs.template solver_memory<BlockedFloydWarshall<ExecSpace>>(v, rep.block);
   if (paths)
     extra.beside_matrix =

@@ -53,6 +53,10 @@ class SingleProcess {
   std::string devices(const std::string& mine) const { return mine; }
   VerifyReport combine(const VerifyReport& local) const { return local; }
   std::vector<int32_t> concatenate(std::vector<int32_t> mine) const { return mine; }
+  template <class ExecSpace>
+  bool renumbers_through_peers() const {
+    return false;
+  }
   /// The matrix `d`, solved under `order`'s numbering, gathered into a new one in the file's
   /// (`labels`: order's labels where the solver runs; solver/file_numbering.hpp).
   template <class ExecSpace, class Labels>
