@@ -49,13 +49,10 @@ void file_order_through_peers(MPI_Comm comm, const DistanceMatrix<ExecSpace, Val
     const auto placed = file_order::copied_to<ExecSpace>(plan.recv_rows, "apsp::file_order_rows");
     const auto move = [&](const Value* in, Value* out, const int64_t* from, const int64_t* to, const int32_t* cols_of,
                           size_t rows) {
-      if (rows == 0) return;
-      Kokkos::parallel_for("apsp::file_order", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(rows), Kokkos::AUTO),
-                           file_order::MoveRows<ExecSpace, Value>{in, out, from, to, cols_of, d.n, d.vertices});
+      file_order::move_rows<ExecSpace>(in, out, from, to, cols_of, rows, d.n, d.vertices);
     };
     const ExecSpace exec;
     move(d.data.data(), box, sent.data(), nullptr, cols.data(), plan.send_rows.size());
-    exec.fence();
     // Where this rank's rows lie in each rank's buffer; every buffer packed before any is read.
     std::vector<int> at(size_t(ranks), 0);
     MPI_Alltoall(plan.send_offsets.data(), 1, MPI_INT, at.data(), 1, MPI_INT, comm);
@@ -69,7 +66,6 @@ void file_order_through_peers(MPI_Comm comm, const DistanceMatrix<ExecSpace, Val
     const size_t count = plan.recv_rows.size();
     move(mine, box, nullptr, placed.data(), nullptr, count);
     move(box, mine, nullptr, nullptr, nullptr, count);
-    exec.fence();
     MPI_Barrier(comm);  // the buffer freed on every rank after its last reader
   }
 }

@@ -68,6 +68,16 @@ struct MoveRows {
   }
 };
 
+/// MoveRows over `rows` rows of `n` entries (`vertices` of them the graph's), then a fence.
+template <class ExecSpace, class Value>
+void move_rows(const Value* in, Value* out, const int64_t* from, const int64_t* to, const int32_t* label, size_t rows,
+               int64_t n, int64_t vertices) {
+  if (rows == 0) return;
+  Kokkos::parallel_for("apsp::file_order", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(rows), Kokkos::AUTO),
+                       MoveRows<ExecSpace, Value>{in, out, from, to, label, n, vertices});
+  ExecSpace().fence();
+}
+
 template <class Space, class T>
 Kokkos::View<T*, typename Space::memory_space> copied_to(const std::vector<T>& v, const char* name) {
   Kokkos::View<T*, typename Space::memory_space> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)),
@@ -132,10 +142,7 @@ class FileOrderRows {
   }
   void move(const Value* in, Value* out, const int64_t* from, const int64_t* to, const int32_t* label,
             size_t rows) const {
-    if (rows == 0) return;
-    Kokkos::parallel_for("apsp::file_order", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(rows), Kokkos::AUTO),
-                         file_order::MoveRows<ExecSpace, Value>{in, out, from, to, label, n_, packed_.vertices});
-    ExecSpace().fence();
+    file_order::move_rows<ExecSpace>(in, out, from, to, label, rows, n_, packed_.vertices);
   }
 
   RowExchangePlan plan_;
