@@ -53,15 +53,12 @@ nb::object numpy_over(const std::shared_ptr<T[]>& data, int64_t rows, int64_t co
   return nb::cast(nb::ndarray<nb::numpy, T, nb::ndim<2>>(memory->get(), {size_t(rows), size_t(cols)}, owner, {ld, 1}));
 }
 
-/// A kept matrix (calls.hpp) as a V x V NumPy array (on a host backend the solver's padded
-/// matrix); None where nothing was kept.
-nb::object numpy_of(const std::shared_ptr<KeptMatrix>& kept, int64_t vertices) {
+/// A kept matrix (calls.hpp) as a V x V NumPy array (on a host backend the solver's own
+/// memory); None where nothing was kept.
+template <class T>
+nb::object numpy_of(const std::shared_ptr<Kept<T>>& kept, int64_t vertices) {
   if (!kept || !kept->data) return nb::none();
   return numpy_over(kept->data, vertices, vertices, kept->ld);
-}
-nb::object numpy_of(const std::shared_ptr<KeptFloat64>& kept, int64_t vertices) {
-  if (!kept || !kept->data) return nb::none();
-  return numpy_over(kept->data, vertices, vertices, vertices);
 }
 
 using AnyArray = nb::ndarray<nb::ro, nb::device::cpu>;

@@ -7,6 +7,7 @@
 
 #include <limits>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include "apsp/core/constants.hpp"
@@ -97,11 +98,13 @@ void widen_in_place(int32_t* matrix, int64_t vertices, int64_t ld, Float64Distan
   }
 }
 
-/// Float64 distances kept (kept_float64_rows): the solver's matrix widened where it can hold
-/// them, else a copy in huge pages of their own as the rows come.
-class KeptFloat64Rows final : public ResultFile {
+/// An output kept (kept_rows, kept_float64_rows): the solver's matrix taken where it lies in
+/// host memory as a whole (int32: -1 written as none_as in place; float64: widened in place where
+/// it has room), else a copy into huge pages of its own as the rows come.
+template <class T, class Convert>
+class KeptRows final : public ResultFile {
  public:
-  KeptFloat64Rows(std::shared_ptr<KeptFloat64> into, int64_t vertices, Float64Distance convert)
+  KeptRows(std::shared_ptr<Kept<T>> into, int64_t vertices, Convert convert)
       : into_(std::move(into)), vertices_(vertices), convert_(convert) {}
 
   void reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) override {
@@ -111,17 +114,24 @@ class KeptFloat64Rows final : public ResultFile {
   bool take_rows(const std::shared_ptr<int32_t[]>& matrix, int64_t first_row, int64_t rows, int64_t ld,
                  int64_t capacity) override {
     const int64_t v = vertices_;
-    if (first_row != 0 || rows < v || ld > 2 * v || capacity < 2 * v * v) return false;
-    widen_in_place(matrix.get(), v, ld, convert_);
-    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the same memory, now float64
-    into_->data = std::shared_ptr<double[]>(matrix, reinterpret_cast<double*>(matrix.get()));
+    if (first_row != 0 || rows < v) return false;  // part of the matrix: not the whole result
+    if constexpr (std::is_same_v<T, double>) {
+      if (ld > 2 * v || capacity < 2 * v * v) return false;
+      widen_in_place(matrix.get(), v, ld, convert_);
+      // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the same memory, now float64
+      *into_ = {std::shared_ptr<double[]>(matrix, reinterpret_cast<double*>(matrix.get())), v};
+    } else {
+      if (convert_.none_as != -1)  // in place, entry by entry: a pass over memory already resident
+        RowsInto<int32_t, Int32None>(matrix.get(), ld, v, convert_).write_rows(matrix.get(), 0, v, ld);
+      *into_ = {matrix, ld};
+    }
     return true;
   }
 
   void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) override {
     if (!into_->data) {
-      into_->data = huge_page_array<double>(size_t(vertices_ * vertices_));
-      copy_ = std::make_unique<RowsInto<double, Float64Distance>>(into_->data.get(), vertices_, vertices_, convert_);
+      *into_ = {huge_page_array<T>(size_t(vertices_ * vertices_)), vertices_};
+      copy_ = std::make_unique<RowsInto<T, Convert>>(into_->data.get(), vertices_, vertices_, convert_);
     }
     copy_->write_rows(data, first_row, rows, ld);
   }
@@ -129,46 +139,9 @@ class KeptFloat64Rows final : public ResultFile {
   void commit() override {}
 
  private:
-  std::shared_ptr<KeptFloat64> into_;
+  std::shared_ptr<Kept<T>> into_;
   int64_t vertices_;
-  Float64Distance convert_;
-  std::unique_ptr<ResultFile> copy_;
-};
-
-/// The matrix as the caller keeps it (kept_rows): taken where it lies in host memory, else
-/// copied into huge pages of its own as the rows come.
-class KeptRows final : public ResultFile {
- public:
-  KeptRows(std::shared_ptr<KeptMatrix> into, int64_t vertices, Int32None convert)
-      : into_(std::move(into)), vertices_(vertices), convert_(convert) {}
-
-  void reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) override {
-    if (ready) (void)ready(first_row, rows, nullptr);
-  }
-
-  bool take_rows(const std::shared_ptr<int32_t[]>& matrix, int64_t first_row, int64_t rows, int64_t ld,
-                 int64_t /*capacity*/) override {
-    if (first_row != 0 || rows < vertices_) return false;  // part of the matrix: not the whole result
-    if (convert_.none_as != -1)  // in place, entry by entry: a pass over memory already resident
-      RowsInto<int32_t, Int32None>(matrix.get(), ld, vertices_, convert_).write_rows(matrix.get(), 0, vertices_, ld);
-    *into_ = {matrix, ld};
-    return true;
-  }
-
-  void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) override {
-    if (!into_->data) {
-      *into_ = {huge_page_array<int32_t>(size_t(vertices_ * vertices_)), vertices_};
-      copy_ = std::make_unique<RowsInto<int32_t, Int32None>>(into_->data.get(), vertices_, vertices_, convert_);
-    }
-    copy_->write_rows(data, first_row, rows, ld);
-  }
-
-  void commit() override {}
-
- private:
-  std::shared_ptr<KeptMatrix> into_;
-  int64_t vertices_;
-  Int32None convert_;
+  Convert convert_;
   std::unique_ptr<ResultFile> copy_;
 };
 
@@ -184,12 +157,12 @@ std::unique_ptr<ResultFile> float64_rows_into(double* dst, int64_t ld, int64_t c
 }
 
 std::unique_ptr<ResultFile> kept_float64_rows(std::shared_ptr<KeptFloat64> into, int64_t vertices, double scale) {
-  return std::make_unique<KeptFloat64Rows>(std::move(into), vertices,
-                                           Float64Distance{scale, std::numeric_limits<double>::infinity()});
+  return std::make_unique<KeptRows<double, Float64Distance>>(
+      std::move(into), vertices, Float64Distance{scale, std::numeric_limits<double>::infinity()});
 }
 
 std::unique_ptr<ResultFile> kept_rows(std::shared_ptr<KeptMatrix> into, int64_t vertices, int32_t none_as) {
-  return std::make_unique<KeptRows>(std::move(into), vertices, Int32None{none_as});
+  return std::make_unique<KeptRows<int32_t, Int32None>>(std::move(into), vertices, Int32None{none_as});
 }
 
 }  // namespace apsp

@@ -23,23 +23,22 @@ struct MemoryResults {
   int64_t distance_entries = 0;
 };
 
-/// Where kept rows go (kept_rows): the V x V int32 matrix, row r at data + r * ld, owned with
-/// `data`. On a host backend the solver's own matrix (ld: its padded edge), else memory of its own.
-struct KeptMatrix {
-  std::shared_ptr<int32_t[]> data;
+/// Where a kept output goes (kept_rows, kept_float64_rows): the V x V matrix of T, row r at
+/// data + r * ld, owned with `data`. On a host backend the solver's own matrix (int32: ld its
+/// padded edge; float64: widened in place, ld = V), else memory of its own (ld = V).
+template <class T>
+struct Kept {
+  std::shared_ptr<T[]> data;
   int64_t ld = 0;
 };
+using KeptMatrix = Kept<int32_t>;
+using KeptFloat64 = Kept<double>;
 
 /// An output kept as an int32 matrix that the caller takes over (the Python package's `solve`):
 /// the solver's matrix itself where it lies in host memory (ResultFile::take_rows: no copy),
 /// else a copy in memory of its own (a device's result); -1 written as `none_as` either way.
 /// `into` holds it once the run has written it.
 std::unique_ptr<ResultFile> kept_rows(std::shared_ptr<KeptMatrix> into, int64_t vertices, int32_t none_as = -1);
-
-/// Where kept float64 distances go (kept_float64_rows): V x V, C-ordered, owned with `data`.
-struct KeptFloat64 {
-  std::shared_ptr<double[]> data;
-};
 
 /// The distances kept as a float64 matrix that the caller takes over (the Python package's
 /// `floyd_warshall`): INF as +infinity, each distance divided by `scale`. Where the solver's
