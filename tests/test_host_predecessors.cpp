@@ -75,10 +75,13 @@ struct Outcome {
   int64_t fallbacks = 0;  // sources searched by the BFS after a cycle of tight zero-weight edges
 };
 
-/// Every source's row by the head-side search, by the BFS, and by the rule; all equal.
+/// Every source's row by the head-side search (in blocks of 16 sources and of fewer, so that
+/// lanes go unused), by the BFS, and by the rule; all equal.
 Outcome check_graph(const Graph& g, bool renumbered, const std::string& what) {
   const int64_t v = g.vertices, n = v + 3;  // padding columns, as a padded matrix has
   const std::vector<int32_t> d = naive_apsp(g);
+  std::vector<int32_t> padded(size_t(v * n), kInf);
+  for (int64_t i = 0; i < v; ++i) std::copy_n(d.begin() + i * v, v, padded.begin() + i * n);
   const TailRows rows = shortest_edges(g, d);
   std::vector<int32_t> original(static_cast<size_t>(v));
   std::iota(original.begin(), original.end(), 0);
@@ -87,14 +90,18 @@ Outcome check_graph(const Graph& g, bool renumbered, const std::string& what) {
   const Impl::HeadRows in = Impl::edges_by_head(v, rows.offsets.data(), rows.heads.data(), rows.weights.data());
   Impl::HeadSideSearch heads(in, rows.offsets.data(), rows.heads.data(), rows.weights.data(), v, numbers);
   Impl::BreadthFirstSearch bfs(rows.offsets.data(), rows.heads.data(), rows.weights.data(), v, numbers);
-  std::vector<int32_t> by_heads(size_t(n), 7), by_bfs(size_t(n), 7);
+  std::vector<int32_t> by_heads(size_t(v * n), 7), by_bfs(size_t(n), 7);
+  for (int64_t first = 0, block = 0; first < v; first += block) {
+    block = std::min<int64_t>(first % 3 == 0 ? Impl::kSourceLanes : 5, v - first);
+    heads.run(int32_t(first), int(block), padded.data() + first * n, by_heads.data() + first * n, n);
+  }
   for (int32_t s = 0; s < v; ++s) {
-    const int32_t* dist = d.data() + int64_t(s) * v;
-    heads.run(s, dist, by_heads.data(), n);
+    const int32_t* dist = padded.data() + int64_t(s) * n;
     bfs.run(s, dist, by_bfs.data(), n);
-    std::vector<int32_t> want = tie_rule_row(s, v, rows, dist, numbers);
+    std::vector<int32_t> want = tie_rule_row(s, v, rows, d.data() + int64_t(s) * v, numbers);
     want.resize(size_t(n), -1);
-    EXPECT_EQ(first_difference(by_heads, want, n), "") << what << ", source " << s << " (head side)";
+    const std::vector<int32_t> head_row(by_heads.begin() + s * n, by_heads.begin() + (s + 1) * n);
+    EXPECT_EQ(first_difference(head_row, want, n), "") << what << ", source " << s << " (head side)";
     EXPECT_EQ(first_difference(by_bfs, want, n), "") << what << ", source " << s << " (BFS)";
   }
   return Outcome{heads.cycles()};

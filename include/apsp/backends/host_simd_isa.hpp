@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The CPU's vector registers: which instruction set the build targets, the register type, and
 // what both lane types need (host_simd_i32.hpp, host_simd_u16.hpp; host_simd.hpp includes all).
-// These files (with host_simd_gather.hpp, the predecessor search's gather,
-// host_pivot_loop_avx2.hpp and host_pivot_loop_avx512.hpp, the loops in assembly, and the row
+// These files (with host_pivot_loop_avx2.hpp and host_pivot_loop_avx512.hpp, the loops in assembly, and the row
 // they share, host_pivot_loop_x86_row.hpp, and host_register_ceiling.hpp, the ceiling's) are the
 // one place where an instruction set is named. The widest registers the build targets:
 //   AVX-512 (F + BW)   64 bytes   vpaddd + vpminsd / vpaddw + vpminuw on zmm

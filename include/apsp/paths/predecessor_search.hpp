@@ -19,7 +19,7 @@
 //
 // On a GPU one team of 128 threads searches one source at a time: levels in turn (team
 // barriers), the frontier's vertices split over the team's threads. A host backend's thread
-// finds the same predecessors from the heads' side, one source at a time (host_predecessors.hpp).
+// finds the same predecessors from the heads' side, 16 sources at a time (host_predecessors.hpp).
 //
 // Under another numbering of the vertices (--order, graph/vertex_order.hpp) the search runs in
 // the solve's numbering and writes each predecessor as its number in the file (`original`), so
@@ -133,35 +133,36 @@ template <class ExecSpace>
 int64_t predecessor_search_bytes(int64_t vertices, int64_t rows, int64_t local_edges, int64_t edges) {
   edges = std::min(edges, size_mul(vertices, vertices));
   const int64_t edge_rows = size_add(size_mul(8, std::min(local_edges, edges)), size_mul(8, edges));
-  // Per team: a level and two frontier entries a vertex. A host backend's thread: a tail, an h
-  // and a walk entry (host_predecessors.hpp) and the BFS's level and queue entries; and once,
-  // the edges again by head (their offsets and, while they are placed, a cursor a vertex).
+  // Per team: a level and two frontier entries a vertex. A host backend's thread: 16 sources'
+  // distances, tails and h by vertex and their h by source (host_predecessors.hpp), a walk
+  // entry and the BFS's level and queue entries; and once, the edges again by head (their
+  // offsets and, while they are placed, a cursor a vertex).
   constexpr bool host = host_is_device<ExecSpace>();
-  const int64_t per_vertex = host ? 5 * int64_t(sizeof(int32_t)) : 3 * int64_t(sizeof(int32_t));
+  const int64_t per_vertex =
+      host ? (4 * Impl::kSourceLanes + 3) * int64_t(sizeof(int32_t)) : 3 * int64_t(sizeof(int32_t));
   const int64_t search = size_mul(Impl::search_teams<ExecSpace>(rows), per_vertex, vertices);
-  // With a gather, the same edges again in blocks of heads (head_rows.hpp): padded by at most
-  // the widest in-degree per lane, 16 V entries.
-  const int64_t by_head = !host                   ? 0
-                          : host_simd::kHasGather ? size_add(size_mul(16, edges), size_mul(16 + 4 + 8 * 16, vertices))
-                                                  : size_add(size_mul(8, edges), size_mul(16, vertices));
+  const int64_t by_head = host ? size_add(size_mul(8, edges), size_mul(16, vertices)) : 0;
   return size_add(size_add(size_add(edge_rows, size_mul(16, vertices)), search), by_head);
 }
 
-/// A host backend's search (host_predecessors.hpp): the sources taken in turn by each thread
-/// from a shared counter, each thread with its own scratch.
+/// A host backend's search (host_predecessors.hpp): the sources taken 16 at a time by each
+/// thread from a shared counter, each thread with its own scratch.
 template <class ExecSpace>
 void find_predecessors_on_host(const DistanceMatrix<ExecSpace>& d, int64_t rows, const EdgeRows<ExecSpace>& shortest,
                                const DistanceMatrix<ExecSpace>& pred, const int32_t* original) {
   const int64_t v = d.vertices;
   const Impl::HeadRows in =
       Impl::edges_by_head(v, shortest.offsets.data(), shortest.heads.data(), shortest.weights.data());
+  const int64_t groups = (rows + Impl::kSourceLanes - 1) / Impl::kSourceLanes;
   int64_t taken = 0;
   Kokkos::parallel_for(
-      "apsp::paths::search", Kokkos::RangePolicy<ExecSpace>(0, Impl::search_teams<ExecSpace>(rows)), [&](int64_t) {
+      "apsp::paths::search", Kokkos::RangePolicy<ExecSpace>(0, Impl::search_teams<ExecSpace>(groups)), [&](int64_t) {
         Impl::HeadSideSearch search(in, shortest.offsets.data(), shortest.heads.data(), shortest.weights.data(), v,
                                     original);
-        for (int64_t r; (r = Kokkos::atomic_fetch_add(&taken, int64_t(1))) < rows;)
-          search.run(int32_t(d.first_row + r), d.data.data() + r * d.n, pred.data.data() + r * d.n, d.n);
+        for (int64_t r; (r = Kokkos::atomic_fetch_add(&taken, int64_t(Impl::kSourceLanes))) < rows;) {
+          const int lanes = int(std::min<int64_t>(Impl::kSourceLanes, rows - r));
+          search.run(int32_t(d.first_row + r), lanes, d.data.data() + r * d.n, pred.data.data() + r * d.n, d.n);
+        }
       });
   ExecSpace().fence();
 }
