@@ -9,7 +9,7 @@
 # and long paths (a chain), each solved with --predecessors (the edge rows and the predecessor
 # search besides the build and the phases) and once more with --verify. The kernels are named
 # from the binary (cuobjdump) so that the list shows what exists; small V keeps the slow tools
-# (racecheck) to seconds.
+# (racecheck) to seconds. Where mpirun is, two ranks run --order nested as well (below).
 set -euo pipefail
 build=${1:-build-cuda}
 sanitizer=${2:-$(command -v compute-sanitizer || true)}
@@ -29,24 +29,49 @@ if command -v cuobjdump >/dev/null; then
   echo "kernels in $exe: ${kernels:-unknown}"
 fi
 
+# One run under the tool, on each of RANKS ranks (mpirun) where RANKS > 1; a run with findings,
+# a non-zero exit or a rank without its summary line counts, and its log is kept.
+check() {  # TOOL LABEL RANKS COMMAND...
+  local tool=$1 label=$2 ranks=$3 rc counts n=0 c
+  shift 3
+  local launch=("$sanitizer" --tool "$tool" --error-exitcode 99)
+  [ "$ranks" -gt 1 ] && launch=(mpirun -np "$ranks" --bind-to none "${launch[@]}")
+  "${launch[@]}" "$@" >"$work/log" 2>&1 && rc=0 || rc=$?
+  runs=$((runs + 1))
+  # "ERROR SUMMARY: n errors" (memcheck, synccheck, initcheck), "RACECHECK SUMMARY: n hazards"
+  counts=$(grep -oE "(ERROR|RACECHECK) SUMMARY: [0-9]+" "$work/log" | grep -oE "[0-9]+$" || true)
+  for c in $counts; do n=$((n + c)); done
+  if [ "$rc" -ne 0 ] || [ "$(grep -c . <<<"$counts")" -lt "$ranks" ] || [ "$n" -ne 0 ]; then
+    findings=$((findings + (n > 0 ? n : 1)))
+    failed="$failed $label(rc=$rc)"
+    cp "$work/log" "${TMPDIR:-/tmp}/sanitize_${tool}_${label}.log"
+  fi
+}
+
+# Under MPI (where mpirun is), two ranks sharing the GPU: --order nested adds the kernel that
+# packs and places the rows renumbered back (mpi/file_order_*.hpp), through the GPUs' peer
+# buffers and, with --pivot-rows mpi, through host memory.
+mpi=0
+if command -v mpirun >/dev/null; then
+  mpi=1
+  "$gen" -n 400 --shape grid --seed 4 "$work/grid.bin" >/dev/null 2>&1
+fi
+
 status=0
 for tool in memcheck racecheck synccheck initcheck; do
   findings=0 runs=0 failed=""
   for g in random heavy components chain; do
-    for extra in "--predecessors $work/p.out" "--verify"; do
-      # shellcheck disable=SC2086 # extra is two words on purpose
-      "$sanitizer" --tool "$tool" --error-exitcode 99 "$exe" --quiet "$work/$g.bin" "$work/d.out" $extra \
-        >"$work/log" 2>&1 && rc=0 || rc=$?
-      runs=$((runs + 1))
-      # "ERROR SUMMARY: n errors" (memcheck, synccheck, initcheck), "RACECHECK SUMMARY: n hazards"
-      n=$(grep -oE "(ERROR|RACECHECK) SUMMARY: [0-9]+" "$work/log" | grep -oE "[0-9]+$" | tail -1)
-      if [ "$rc" -ne 0 ] || [ -z "$n" ] || [ "$n" -ne 0 ]; then
-        findings=$((findings + ${n:-1}))
-        failed="$failed $g(${extra%% *}, rc=$rc)"
-        cp "$work/log" "${TMPDIR:-/tmp}/sanitize_${tool}_$g.log"
-      fi
-    done
+    check "$tool" "$g-predecessors" 1 "$exe" --quiet "$work/$g.bin" "$work/d.out" --predecessors "$work/p.out"
+    check "$tool" "$g-verify" 1 "$exe" --quiet "$work/$g.bin" "$work/d.out" --verify
   done
+  if [ "$mpi" -eq 1 ]; then
+    for path in peers host; do
+      extra=()
+      [ "$path" = host ] && extra=(--pivot-rows mpi)
+      check "$tool" "mpi-nested-$path" 2 "$exe" --quiet --order nested "${extra[@]}" "$work/grid.bin" \
+        "$work/d.out" --predecessors "$work/p.out"
+    done
+  fi
   if [ "$findings" -eq 0 ]; then
     echo "$tool: clean ($runs runs)"
   else
