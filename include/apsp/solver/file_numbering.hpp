@@ -16,8 +16,8 @@ namespace apsp {
 
 namespace Impl {
 
-/// Row i of `out` from row label[i] of `in`, columns likewise; padding rows and columns (from V
-/// on) as they are.
+/// Row i < V of `out` from row label[i] of `in`, columns likewise; padding columns (from V on)
+/// as they are.
 template <class ExecSpace>
 struct GatherFileOrder {
   const int32_t* in;
@@ -26,7 +26,7 @@ struct GatherFileOrder {
   int64_t n, vertices;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
     const int64_t i = team.league_rank();
-    const int32_t* from = in + (i < vertices ? int64_t(label[i]) : i) * n;
+    const int32_t* from = in + int64_t(label[i]) * n;
     int32_t* to = out + i * n;
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n),
                          [&](const int64_t j) { to[j] = from[j < vertices ? int64_t(label[j]) : j]; });
@@ -53,8 +53,10 @@ DistanceMatrix<ExecSpace> in_file_order(const DistanceMatrix<ExecSpace>& solved,
                                         const char* name = "apsp::distance_matrix") {
   DistanceMatrix<ExecSpace> out(solved.vertices, solved.block, 0, padded_size(solved.vertices, solved.block), name,
                                 solved.capacity);
+  // The rows of real vertices only: nothing reads the padding rows after the solve, and the
+  // predecessor search never writes them (compute-sanitizer's initcheck flagged the reads).
   Kokkos::parallel_for(
-      "apsp::file_numbering", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(out.rows), Kokkos::AUTO),
+      "apsp::file_numbering", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(out.vertices), Kokkos::AUTO),
       Impl::GatherFileOrder<ExecSpace>{solved.data.data(), out.data.data(), label.data(), out.n, out.vertices});
   ExecSpace().fence();
   return out;
