@@ -35,7 +35,14 @@ check() {  # TOOL LABEL RANKS COMMAND...
   local tool=$1 label=$2 ranks=$3 rc counts n=0 c
   shift 3
   local launch=("$sanitizer" --tool "$tool" --error-exitcode 99)
-  [ "$ranks" -gt 1 ] && launch=(mpirun -np "$ranks" --bind-to none "${launch[@]}")
+  if [ "$ranks" -gt 1 ]; then
+    # The ranks' pivot rows arrive in pinned host buffers written by MPI from the CPU, which the
+    # tool does not see: initcheck calls every copy out of them uninitialized (25152 findings per
+    # rank at V = 400, the same with and without --order nested). Without its check of the copy
+    # APIs it still checks every kernel's reads (0 findings).
+    [ "$tool" = initcheck ] && launch+=(--check-api-memory-access no)
+    launch=(mpirun -np "$ranks" --bind-to none "${launch[@]}")
+  fi
   "${launch[@]}" "$@" >"$work/log" 2>&1 && rc=0 || rc=$?
   runs=$((runs + 1))
   # "ERROR SUMMARY: n errors" (memcheck, synccheck, initcheck), "RACECHECK SUMMARY: n hazards"
