@@ -109,9 +109,11 @@ class FileOrderRows {
     const auto cols = file_order::copied_to<ExecSpace>(label, "apsp::vertex_labels");
     const auto rows = file_order::copied_to<ExecSpace>(plan_.send_rows, "apsp::file_order_rows");
     move(d.data.data(), packed_.data.data(), rows.data(), nullptr, cols.data(), plan_.send_rows.size());
-    recv_ = heap_array<int32_t>(plan_.recv_rows.size() * size_t(n_));
+    // In huge pages: their first touch (by the copy from a device, or by MPI) is most of the
+    // exchange's time in pages of the usual size.
+    recv_ = huge_page_array<int32_t>(plan_.recv_rows.size() * size_t(n_));
     if constexpr (host_is_device<ExecSpace>()) return;
-    send_ = heap_array<int32_t>(plan_.send_rows.size() * size_t(n_));
+    send_ = huge_page_array<int32_t>(plan_.send_rows.size() * size_t(n_));
     Kokkos::deep_copy(host_rows(send_, plan_.send_rows.size()),
                       Kokkos::subview(packed_.data, std::pair<size_t, size_t>(0, plan_.send_rows.size() * size_t(n_))));
   }
