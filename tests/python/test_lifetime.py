@@ -2,7 +2,6 @@
 """Kokkos' lifetime as a Python user expects it: many calls, threads, Ctrl-C, reload, exit."""
 import importlib
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -69,7 +68,11 @@ def test_kept_matrices_outlive_kokkos():
 
 
 def test_ctrl_c_stops_a_solve_and_the_next_call_works():
-    code = ("import apsp_kokkos, numpy as np, time, sys\n"
+    # A run started in the background (`cmd &` without job control) inherits SIGINT ignored,
+    # and Python then installs no KeyboardInterrupt handler: the child asks for Python's own, as an
+    # interactive interpreter has it.
+    code = ("import apsp_kokkos, numpy as np, time, sys, signal\n"
+            "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
             "from scipy.sparse import random\n"
             "g = random(8000, 8000, density=0.01, random_state=1, format='csr'); g.data[:] = 7\n"
             "apsp_kokkos.floyd_warshall(np.ones((3, 3)))\n"
@@ -85,16 +88,9 @@ def test_ctrl_c_stops_a_solve_and_the_next_call_works():
     assert p.stdout.readline().strip() == "ready"
     time.sleep(0.5)
     p.send_signal(signal.SIGINT)
-    # Once in a fresh clone's run the solve went on to its end after the Ctrl-C (not reproduced in
-    # 18 runs since): a first one that lands while the call still turns the graph into arrays can
-    # be lost, as a user's can. A second, 2 s on, must then stop it; the figure is from the last.
-    signals = 1
-    if not select.select([p.stdout], [], [], 2.0)[0]:
-        p.send_signal(signal.SIGINT)
-        signals = 2
     out, err = p.communicate(timeout=120)
     lines = out.split()
     assert p.returncode == 0, err
     # The Serial solve takes 5 s on a 2-vCPU Xeon and on a 2-vCPU EPYC.
-    assert lines[0] == "interrupted" and float(lines[1]) < 2 + 2 * (signals - 1), (out, err, signals)
+    assert lines[0] == "interrupted" and float(lines[1]) < 2, (out, err)
     assert lines[2] == "2.0"
