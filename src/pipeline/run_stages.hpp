@@ -74,7 +74,7 @@ class RunStages : RunSetup<ExecSpace, Procs> {
                  opt_.memory ? opt_.memory->distance_entries : 0);
       {
         const auto pinned = pin_cached_edges<ExecSpace>(*graph_);
-        if (order_.applied()) labels_ = device_labels<ExecSpace>(order_.label);
+        if (order_.applied()) labels_ = copied_to<ExecSpace>(order_.label, "apsp::vertex_labels");
         initialise_from_edges(*d_, *graph_, order_.applied() ? labels_.data() : nullptr);
       }
       // Where a device solves, the edges read ahead are freed once the solve is done, beside the
@@ -153,7 +153,7 @@ class RunStages : RunSetup<ExecSpace, Procs> {
     mine.reset();
     // Under another numbering, each predecessor as its number in the file (the tie rule's).
     Kokkos::View<int32_t*, typename ExecSpace::memory_space> original;
-    if (order_.applied()) original = device_labels<ExecSpace>(order_.original);
+    if (order_.applied()) original = copied_to<ExecSpace>(order_.original, "apsp::vertex_labels");
     procs_.collectively([&] { find_predecessors(*d_, held_rows_, all, *pred_, original.data()); });
     rep_.seconds.predecessors = procs_.slowest(seconds_since(t0));
   }

@@ -44,13 +44,11 @@ void file_order_through_peers(MPI_Comm comm, const DistanceMatrix<ExecSpace, Val
       throw std::runtime_error(std::string("--order: the node's GPUs could not open each other's buffers (") +
                                DevicePeers<ExecSpace>::name + ")");
     auto* box = static_cast<Value*>(peers.outbox(0));
-    const auto cols = file_order::copied_to<ExecSpace>(label, "apsp::vertex_labels");
-    const auto sent = file_order::copied_to<ExecSpace>(plan.send_rows, "apsp::file_order_rows");
-    const auto placed = file_order::copied_to<ExecSpace>(plan.recv_rows, "apsp::file_order_rows");
+    const auto cols = copied_to<ExecSpace>(label, "apsp::vertex_labels");
+    const auto sent = copied_to<ExecSpace>(plan.send_rows, "apsp::file_order_rows");
+    const auto placed = copied_to<ExecSpace>(plan.recv_rows, "apsp::file_order_rows");
     const auto move = [&](const Value* in, Value* out, const int64_t* from, const int64_t* to, const int32_t* cols_of,
-                          size_t rows) {
-      file_order::move_rows<ExecSpace>(in, out, from, to, cols_of, rows, d.n, d.vertices);
-    };
+                          size_t rows) { move_rows<ExecSpace>(in, out, from, to, cols_of, rows, d.n, d.vertices); };
     const ExecSpace exec;
     move(d.data.data(), box, sent.data(), nullptr, cols.data(), plan.send_rows.size());
     // Where this rank's rows lie in each rank's buffer; every buffer packed before any is read.

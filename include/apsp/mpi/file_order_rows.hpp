@@ -22,6 +22,7 @@
 #include "apsp/backends/backend_runtime.hpp"
 #include "apsp/core/huge_page_array.hpp"
 #include "apsp/solver/distance_matrix.hpp"
+#include "apsp/solver/file_numbering.hpp"
 #include "apsp/solver/tile_row_partition.hpp"
 
 namespace apsp::mpi {
@@ -43,52 +44,6 @@ RowExchangePlan plan_file_order_exchange(const TileRowPartition& part, int block
 /// Collective: every rank's packed rows of `ld` entries to the ranks the plan names.
 void exchange_rows(MPI_Comm comm, const RowExchangePlan& plan, const int32_t* send, int32_t* recv, int64_t ld);
 
-namespace file_order {
-
-/// Row k of `out` (or row to[k]) from row from[k] of `in` (or row k), its vertex columns taken
-/// from `label` (null: as they are); one team per row.
-template <class ExecSpace, class Value>
-struct MoveRows {
-  const Value* in;
-  Value* out;
-  const int64_t* from;
-  const int64_t* to;
-  const int32_t* label;
-  int64_t n, vertices;
-  KOKKOS_INLINE_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
-    const int64_t k = team.league_rank();
-    const Value* src = in + (from != nullptr ? from[k] : k) * n;
-    Value* dst = out + (to != nullptr ? to[k] : k) * n;
-    if (label == nullptr) {
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const int64_t j) { dst[j] = src[j]; });
-      return;
-    }
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, vertices), [&](const int64_t j) { dst[j] = src[label[j]]; });
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, vertices, n), [&](const int64_t j) { dst[j] = src[j]; });
-  }
-};
-
-/// MoveRows over `rows` rows of `n` entries (`vertices` of them the graph's), then a fence.
-template <class ExecSpace, class Value>
-void move_rows(const Value* in, Value* out, const int64_t* from, const int64_t* to, const int32_t* label, size_t rows,
-               int64_t n, int64_t vertices) {
-  if (rows == 0) return;
-  Kokkos::parallel_for("apsp::file_order", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(rows), Kokkos::AUTO),
-                       MoveRows<ExecSpace, Value>{in, out, from, to, label, n, vertices});
-  ExecSpace().fence();
-}
-
-template <class Space, class T>
-Kokkos::View<T*, typename Space::memory_space> copied_to(const std::vector<T>& v, const char* name) {
-  Kokkos::View<T*, typename Space::memory_space> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)),
-                                                   v.size());
-  Kokkos::deep_copy(
-      d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(v.data(), v.size()));
-  return d;
-}
-
-}  // namespace file_order
-
 /// A rank's rows of one matrix on their way to the file's numbering: packed (where the matrix
 /// lies) and, from a device, copied to the host by the constructor, sent by exchange(), placed
 /// by finish(). The steps that may fail (memory) are apart from the collective one, so that a
@@ -106,8 +61,8 @@ class FileOrderRows {
       : plan_(plan_file_order_exchange(part, d.block, rank, d.vertices, label, original)),
         n_(d.n),
         packed_(d.vertices, d.block, d.first_row, d.rows, "apsp::file_order_rows") {
-    const auto cols = file_order::copied_to<ExecSpace>(label, "apsp::vertex_labels");
-    const auto rows = file_order::copied_to<ExecSpace>(plan_.send_rows, "apsp::file_order_rows");
+    const auto cols = copied_to<ExecSpace>(label, "apsp::vertex_labels");
+    const auto rows = copied_to<ExecSpace>(plan_.send_rows, "apsp::file_order_rows");
     move(d.data.data(), packed_.data.data(), rows.data(), nullptr, cols.data(), plan_.send_rows.size());
     // In huge pages: their first touch (by the copy from a device, or by MPI) is most of the
     // exchange's time in pages of the usual size.
@@ -133,7 +88,7 @@ class FileOrderRows {
                         host_rows(recv_, count));
       from = packed_.data.data();
     }
-    const auto rows = file_order::copied_to<ExecSpace>(plan_.recv_rows, "apsp::file_order_rows");
+    const auto rows = copied_to<ExecSpace>(plan_.recv_rows, "apsp::file_order_rows");
     move(from, d.data.data(), nullptr, rows.data(), nullptr, count);
     recv_.reset();
   }
@@ -144,7 +99,7 @@ class FileOrderRows {
   }
   void move(const Value* in, Value* out, const int64_t* from, const int64_t* to, const int32_t* label,
             size_t rows) const {
-    file_order::move_rows<ExecSpace>(in, out, from, to, label, rows, n_, packed_.vertices);
+    move_rows<ExecSpace>(in, out, from, to, label, rows, n_, packed_.vertices);
   }
 
   RowExchangePlan plan_;

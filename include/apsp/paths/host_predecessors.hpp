@@ -99,11 +99,10 @@ class HeadSideSearch {
   /// tails, on its own rows (the tails in p's row until they become file numbers).
   void run(int32_t first, int lanes, const int32_t* d, int32_t* p, int64_t ld) {
     const int64_t v = vertices_;
-    for_each_piece(lanes, [&](int l, int64_t j0, int64_t j1) {
-      for (int64_t j = j0; j < j1; ++j) by_vertex_dist_[size_t(j * kSourceLanes + l)] = d[l * ld + j];
+    for_each_piece(kSourceLanes, [&](int l, int64_t j0, int64_t j1) {  // unused lanes: unreachable
+      for (int64_t j = j0; j < j1; ++j)
+        by_vertex_dist_[size_t(j * kSourceLanes + l)] = l < lanes ? d[l * ld + j] : kInf;
     });
-    for (int l = lanes; l < kSourceLanes; ++l)  // unused lanes: unreachable, so nothing is tight
-      for (int64_t j = 0; j < v; ++j) by_vertex_dist_[size_t(j * kSourceLanes + l)] = kInf;
     const uint32_t tied = first_pass(first);
     for_each_piece(lanes, [&](int l, int64_t j0, int64_t j1) {
       for (int64_t j = j0; j < j1; ++j) p[l * ld + j] = by_vertex_tail_[size_t(j * kSourceLanes + l)];

@@ -2,12 +2,14 @@
 // A matrix solved under another numbering of the vertices (graph/vertex_order.hpp) brought back
 // to the file's: entry (i, j) of the result is entry (label[i], label[j]) of the solved matrix.
 // A gather into a second matrix, one team per row (a GPU reads each source row from L2, a CPU
-// from its caches): at V = 40000 a pass over 6.4 GB each way.
+// from its caches): at V = 40000 a pass over 6.4 GB each way. The same row move packs and places
+// the rows the MPI ranks swap (mpi/file_order_rows.hpp, mpi/file_order_peers.hpp).
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "apsp/solver/distance_matrix.hpp"
@@ -16,32 +18,49 @@ namespace apsp {
 
 namespace Impl {
 
-/// Row i < V of `out` from row label[i] of `in`, columns likewise; padding columns (from V on)
-/// as they are.
-template <class ExecSpace>
-struct GatherFileOrder {
-  const int32_t* in;
-  int32_t* out;
+/// Row k of `out` (or row to[k]) from row from[k] of `in` (or row k), its vertex columns taken
+/// from `label` (null: as they are), padding columns (from V on) as they are; one team per row.
+/// Row: int32 (one process's labels) or int64 (a rank's rows, mpi/file_order_*.hpp).
+template <class ExecSpace, class Value, class Row>
+struct MoveRows {
+  const Value* in;
+  Value* out;
+  const Row* from;
+  const Row* to;
   const int32_t* label;
   int64_t n, vertices;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
-    const int64_t i = team.league_rank();
-    const int32_t* from = in + int64_t(label[i]) * n;
-    int32_t* to = out + i * n;
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n),
-                         [&](const int64_t j) { to[j] = from[j < vertices ? int64_t(label[j]) : j]; });
+    const int64_t k = team.league_rank();
+    const Value* src = in + (from != nullptr ? int64_t(from[k]) : k) * n;
+    Value* dst = out + (to != nullptr ? int64_t(to[k]) : k) * n;
+    if (label == nullptr) {
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const int64_t j) { dst[j] = src[j]; });
+      return;
+    }
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, vertices), [&](const int64_t j) { dst[j] = src[label[j]]; });
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, vertices, n), [&](const int64_t j) { dst[j] = src[j]; });
   }
 };
 
 }  // namespace Impl
 
-/// Each vertex's number in the solve (or, given the inverse, in the file), where the solver runs.
-template <class ExecSpace>
-Kokkos::View<int32_t*, typename ExecSpace::memory_space> device_labels(const std::vector<int32_t>& label) {
-  Kokkos::View<int32_t*, typename ExecSpace::memory_space> d(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::vertex_labels"), label.size());
-  Kokkos::deep_copy(d, Kokkos::View<const int32_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                           label.data(), label.size()));
+/// MoveRows over `rows` rows of `n` entries (`vertices` of them the graph's), then a fence.
+template <class ExecSpace, class Value, class Row>
+void move_rows(const Value* in, Value* out, const Row* from, const Row* to, const int32_t* label, size_t rows,
+               int64_t n, int64_t vertices) {
+  if (rows == 0) return;
+  Kokkos::parallel_for("apsp::file_order", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(rows), Kokkos::AUTO),
+                       Impl::MoveRows<ExecSpace, Value, Row>{in, out, from, to, label, n, vertices});
+  ExecSpace().fence();
+}
+
+/// A host vector where `Space` runs (the labels, or a plan's rows), under `name`.
+template <class Space, class T>
+Kokkos::View<T*, typename Space::memory_space> copied_to(const std::vector<T>& v, const char* name) {
+  Kokkos::View<T*, typename Space::memory_space> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)),
+                                                   v.size());
+  Kokkos::deep_copy(
+      d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(v.data(), v.size()));
   return d;
 }
 
@@ -55,10 +74,8 @@ DistanceMatrix<ExecSpace> in_file_order(const DistanceMatrix<ExecSpace>& solved,
                                 solved.capacity);
   // The rows of real vertices only: nothing reads the padding rows after the solve, and the
   // predecessor search never writes them (compute-sanitizer's initcheck flagged the reads).
-  Kokkos::parallel_for(
-      "apsp::file_numbering", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(out.vertices), Kokkos::AUTO),
-      Impl::GatherFileOrder<ExecSpace>{solved.data.data(), out.data.data(), label.data(), out.n, out.vertices});
-  ExecSpace().fence();
+  move_rows<ExecSpace>(solved.data.data(), out.data.data(), label.data(), static_cast<const int32_t*>(nullptr),
+                       label.data(), size_t(out.vertices), out.n, out.vertices);
   return out;
 }
 
