@@ -5,12 +5,14 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <type_traits>
 #include <utility>
 
 #include "apsp/core/constants.hpp"
+#include "apsp/core/cpus.hpp"
 #include "apsp/core/huge_page_array.hpp"
 
 namespace apsp {
@@ -19,6 +21,15 @@ namespace {
 using Host = Kokkos::DefaultHostExecutionSpace;
 using HostRows = Kokkos::RangePolicy<Host, Kokkos::IndexType<int64_t>>;
 
+/// A device run reserves the rows on a thread of its own while the GPU computes (ResultFile::
+/// reserve_rows): the host's threads are idle then, so the result's pages are made resident
+/// there instead of faulting one by one in the conversion after the solve. At most 4 threads, as
+/// for an output file (io/output_file.cpp), and one CPU left to the thread that drives the GPU.
+void make_rows_resident(void* rows, size_t bytes) {
+  const int threads = std::min(4, int(thread_cpus().size()) - 1);
+  make_pages_resident(rows, bytes, threads);
+}
+
 /// Rows into `dst` through `convert(value)`: nothing to reserve (the caller's memory is already
 /// there), nothing to commit.
 template <class T, class Convert>
@@ -26,8 +37,12 @@ class RowsInto final : public ResultFile {
  public:
   RowsInto(T* dst, int64_t ld, int64_t cols, Convert convert) : dst_(dst), ld_(ld), cols_(cols), convert_(convert) {}
 
+  /// The caller's memory: for a device run (`ready` given) its pages made resident, their
+  /// bytes kept; a device copies through its own buffers.
   void reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) override {
-    if (ready) (void)ready(first_row, rows, nullptr);  // a device copies through its own buffers
+    if (!ready) return;  // the host's run, about to write the rows itself
+    if (rows > 0) make_rows_resident(dst_ + first_row * ld_, size_t((rows - 1) * ld_ + cols_) * sizeof(T));
+    (void)ready(first_row, rows, nullptr);
   }
 
   void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) override {
@@ -107,8 +122,15 @@ class KeptRows final : public ResultFile {
   KeptRows(std::shared_ptr<Kept<T>> into, int64_t vertices, Convert convert)
       : into_(std::move(into)), vertices_(vertices), convert_(convert) {}
 
+  /// A device run (`ready` given): the result's memory allocated and made resident while the
+  /// GPU computes.
   void reserve_rows(int64_t first_row, int64_t rows, const RowsReady& ready) override {
-    if (ready) (void)ready(first_row, rows, nullptr);
+    if (!ready) return;  // the host's run: its matrix is taken, or written right after
+    if (first_row == 0 && rows >= vertices_) {
+      allocate();
+      make_rows_resident(into_->data.get(), size_t(vertices_ * vertices_) * sizeof(T));
+    }
+    (void)ready(first_row, rows, nullptr);
   }
 
   bool take_rows(const std::shared_ptr<int32_t[]>& matrix, int64_t first_row, int64_t rows, int64_t ld,
@@ -129,16 +151,20 @@ class KeptRows final : public ResultFile {
   }
 
   void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) override {
-    if (!into_->data) {
-      *into_ = {huge_page_array<T>(size_t(vertices_ * vertices_)), vertices_};
-      copy_ = std::make_unique<RowsInto<T, Convert>>(into_->data.get(), vertices_, vertices_, convert_);
-    }
+    allocate();
     copy_->write_rows(data, first_row, rows, ld);
   }
 
   void commit() override {}
 
  private:
+  /// The result's memory of its own (a device's), once.
+  void allocate() {
+    if (into_->data) return;
+    *into_ = {huge_page_array<T>(size_t(vertices_ * vertices_)), vertices_};
+    copy_ = std::make_unique<RowsInto<T, Convert>>(into_->data.get(), vertices_, vertices_, convert_);
+  }
+
   std::shared_ptr<Kept<T>> into_;
   int64_t vertices_;
   Convert convert_;
