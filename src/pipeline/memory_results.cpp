@@ -30,8 +30,8 @@ void make_rows_resident(void* rows, size_t bytes) {
   make_pages_resident(rows, bytes, threads);
 }
 
-/// Rows into `dst` through `convert(value)`: nothing to reserve (the caller's memory is already
-/// there), nothing to commit.
+/// Rows into `dst` through `convert(value)`: the caller's memory, nothing to allocate and
+/// nothing to commit.
 template <class T, class Convert>
 class RowsInto final : public ResultFile {
  public:
