@@ -74,7 +74,16 @@ struct Float64Distance {
   double scale;
   double infinity;  // a member: in a CUDA build the call is host-and-device code, where
                     // numeric_limits' constexpr host functions may not be called
-  KOKKOS_INLINE_FUNCTION double operator()(int32_t v) const { return v >= kInf ? infinity : double(v) / scale; }
+  double no_path;   // INF / scale: every distance's quotient lies below it (division is monotonic,
+                    // and quotients of integers below 2^31 are at least 2^-31 apart, relatively)
+  explicit Float64Distance(double s)
+      : scale(s), infinity(std::numeric_limits<double>::infinity()), no_path(double(kInf) / s) {}
+  // The test on the quotient, in doubles as the result: a test on the int32 entry (of another
+  // width) left GCC a branch and a scalar division per entry; this one it vectorizes.
+  KOKKOS_INLINE_FUNCTION double operator()(int32_t v) const {
+    const double d = double(v) / scale;
+    return d >= no_path ? infinity : d;
+  }
 };
 
 /// The int32 rows of a V-column matrix (row r at r * ld, ld <= 2 V) as C-ordered float64 rows in
@@ -178,13 +187,11 @@ std::unique_ptr<ResultFile> int32_rows_into(int32_t* dst, int64_t ld, int64_t co
 }
 
 std::unique_ptr<ResultFile> float64_rows_into(double* dst, int64_t ld, int64_t cols, double scale) {
-  return std::make_unique<RowsInto<double, Float64Distance>>(
-      dst, ld, cols, Float64Distance{scale, std::numeric_limits<double>::infinity()});
+  return std::make_unique<RowsInto<double, Float64Distance>>(dst, ld, cols, Float64Distance(scale));
 }
 
 std::unique_ptr<ResultFile> kept_float64_rows(std::shared_ptr<KeptFloat64> into, int64_t vertices, double scale) {
-  return std::make_unique<KeptRows<double, Float64Distance>>(
-      std::move(into), vertices, Float64Distance{scale, std::numeric_limits<double>::infinity()});
+  return std::make_unique<KeptRows<double, Float64Distance>>(std::move(into), vertices, Float64Distance(scale));
 }
 
 std::unique_ptr<ResultFile> kept_rows(std::shared_ptr<KeptMatrix> into, int64_t vertices, int32_t none_as) {

@@ -142,3 +142,20 @@ def test_scale_takes_real_weights(backend):
     g = random_graph(60, 0.1)
     g.data = g.data / 8.0  # multiples of 1/8: exact after scaling by 8
     np.testing.assert_array_equal(apsp_kokkos.floyd_warshall(g, scale=8, backend=backend), scipy_fw(g))
+
+
+@pytest.mark.parametrize("scale", [3.0, 0.7, 1e6])
+def test_scaled_distances_are_the_solvers_divided(backend, scale):
+    # A scale that is no power of two: each float64 distance must be the solver's int32 distance
+    # divided by it, correctly rounded, and inf where there is no path; into the result the
+    # package makes (the solver's matrix widened) and into the caller's array (overwrite).
+    g = components_graph([30, 25, 35])
+    g.data = g.data / scale  # real weights: the solver takes round(w * scale), the integers again
+    ints = apsp_kokkos.solve(g, scale=scale, backend=backend, check=False).distances[:90, :90]
+    want = np.where(ints == apsp_kokkos.INF, np.inf, ints / scale)
+    assert np.isinf(want).any() and (want[np.isfinite(want)] != np.floor(want[np.isfinite(want)])).any()
+    np.testing.assert_array_equal(apsp_kokkos.floyd_warshall(g, scale=scale, backend=backend), want)
+    dense = g.toarray()
+    got = apsp_kokkos.floyd_warshall(dense, scale=scale, backend=backend, overwrite=True)
+    assert got is dense
+    np.testing.assert_array_equal(got, want)
