@@ -9,7 +9,8 @@
 # and long paths (a chain), each solved with --predecessors (the edge rows and the predecessor
 # search besides the build and the phases) and once more with --verify. The kernels are named
 # from the binary (cuobjdump) so that the list shows what exists; small V keeps the slow tools
-# (racecheck) to seconds. Where mpirun is, two ranks run --order nested as well (below).
+# (racecheck) to seconds. One process and, where mpirun is, two ranks run --order nested as well
+# (below).
 set -euo pipefail
 build=${1:-build-cuda}
 sanitizer=${2:-$(command -v compute-sanitizer || true)}

@@ -41,6 +41,8 @@ void unmap_huge_pages(const HugePageMapping& m) noexcept {
   if (m.base != nullptr) ::munmap(m.base, m.mapped);
 }
 
+bool populate_writable(void* pages, size_t bytes) { return ::madvise(pages, bytes, MADV_POPULATE_WRITE) == 0; }
+
 void make_pages_resident(void* data, size_t bytes, int threads) {
   const auto page = uintptr_t(::sysconf(_SC_PAGESIZE));
   const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + page - 1) / page * page;
@@ -58,7 +60,7 @@ void make_pages_resident(void* data, size_t bytes, int threads) {
     for (int64_t i; !refused && (i = next++) < pieces;) {
       const uintptr_t b = begin + uintptr_t(i) * kPiece, e = std::min(end, b + kPiece);
       // NOLINTNEXTLINE(performance-no-int-to-ptr): whole pages of the caller's range
-      if (::madvise(reinterpret_cast<void*>(b), e - b, MADV_POPULATE_WRITE) != 0) refused = true;
+      if (!populate_writable(reinterpret_cast<void*>(b), e - b)) refused = true;
     }
   });
 }

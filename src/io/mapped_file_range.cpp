@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "apsp/io/mapped_file_range.hpp"
 #include "apsp/core/helper_thread.hpp"
+#include "apsp/core/huge_page_array.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -19,11 +20,6 @@
 namespace apsp {
 
 namespace {
-// Linux 5.14's MADV_POPULATE_WRITE: fault every page in, writable, in one call.
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
 // The one line for an output whose blocks cannot be had (errno-style `err`).
 std::runtime_error allocation_error(const std::string& path, int64_t bytes, int err) {
   return std::runtime_error(path + ": cannot allocate " + std::to_string(bytes) +
@@ -82,7 +78,7 @@ MappedFileRange& MappedFileRange::operator=(MappedFileRange&& other) noexcept {
 void MappedFileRange::populate(int64_t first_page, int64_t end) const {
   char* p = map_ + (first_page - base_);
   const size_t bytes = size_t(end - first_page);
-  if (::madvise(p, bytes, MADV_POPULATE_WRITE) == 0) return;
+  if (populate_writable(p, bytes)) return;
   // Older kernels (EINVAL), or no space: the blocks first where prepare() allocates them (one
   // clear error where they cannot be had), then a write fault per page. The file is new, so its
   // bytes are zeros: an atomic add of zero writes without changing a byte a copy may already

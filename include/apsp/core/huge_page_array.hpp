@@ -24,10 +24,15 @@ struct HugePageMapping {
 HugePageMapping map_huge_pages(size_t bytes);
 void unmap_huge_pages(const HugePageMapping& m) noexcept;
 
-/// Makes the whole pages inside [data, data + bytes) resident and writable without changing a
-/// byte (MADV_POPULATE_WRITE, Linux 5.14), in pieces on up to `threads` threads, so that a later
-/// pass writes without a fault per page: what a device run does with host threads that would
-/// otherwise wait for the GPU. Best effort: where the kernel cannot, the pages fault as usual.
+/// Makes the pages of [pages, pages + bytes) (whole pages) resident and writable in one call,
+/// without changing a byte (MADV_POPULATE_WRITE, Linux 5.14); false where the kernel refuses
+/// (an older one: EINVAL; no memory, or no space for a file's pages).
+bool populate_writable(void* pages, size_t bytes);
+
+/// populate_writable over the whole pages inside [data, data + bytes), in pieces on up to
+/// `threads` threads, so that a later pass writes without a fault per page: what a device run
+/// does with host threads that would otherwise wait for the GPU. Best effort: where the kernel
+/// refuses, the pages fault as usual.
 void make_pages_resident(void* data, size_t bytes, int threads);
 
 /// The alignment of every heap_array and huge_page_array at least: a cache line, the widest
