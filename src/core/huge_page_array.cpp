@@ -41,18 +41,25 @@ void unmap_huge_pages(const HugePageMapping& m) noexcept {
   if (m.base != nullptr) ::munmap(m.base, m.mapped);
 }
 
-bool populate_writable(void* pages, size_t bytes) { return ::madvise(pages, bytes, MADV_POPULATE_WRITE) == 0; }
+bool populate_writable(void* pages, size_t bytes) {
+  // One call per huge page's worth. Each madvise holds the process's mmap lock, which every mmap
+  // and munmap (a GPU driver's too) waits for: beside a thread populating 1 GB, a 1 MiB mmap +
+  // munmap took 134-621 us on average (worst 170-801 ms) with 64 MiB calls, 19-30 us (worst
+  // 19-24 ms) with 2 MiB ones (2-vCPU EPYC VM, usual pages).
+  constexpr size_t kCall = kPopulatePiece;
+  for (size_t off = 0; off < bytes; off += kCall)
+    if (::madvise(static_cast<char*>(pages) + off, std::min(kCall, bytes - off), MADV_POPULATE_WRITE) != 0)
+      return false;
+  return true;
+}
 
 void make_pages_resident(void* data, size_t bytes, int threads) {
   const auto page = uintptr_t(::sysconf(_SC_PAGESIZE));
   const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + page - 1) / page * page;
   const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) / page * page;
   if (end <= begin) return;
-  // Pieces of one huge page, taken in order. Each madvise holds the process's mmap lock, which
-  // every mmap and munmap (a GPU driver's too) waits for: beside a thread populating 1 GB, a
-  // 1 MiB mmap + munmap took 134-621 us on average (worst 170-801 ms) with 64 MiB pieces, 19-30
-  // us (worst 19-24 ms) with 2 MiB ones (2-vCPU EPYC VM, usual pages).
-  constexpr uintptr_t kPiece = uintptr_t(2) << 20;
+  // Pieces of populate_writable's call, taken in order.
+  constexpr uintptr_t kPiece = kPopulatePiece;
   const auto pieces = int64_t((end - begin + kPiece - 1) / kPiece);
   std::atomic<int64_t> next{0};
   std::atomic<bool> refused{false};  // a kernel without MADV_POPULATE_WRITE: the pages fault later

@@ -24,9 +24,12 @@ struct HugePageMapping {
 HugePageMapping map_huge_pages(size_t bytes);
 void unmap_huge_pages(const HugePageMapping& m) noexcept;
 
-/// Makes the pages of [pages, pages + bytes) (whole pages) resident and writable in one call,
-/// without changing a byte (MADV_POPULATE_WRITE, Linux 5.14); false where the kernel refuses
-/// (an older one: EINVAL; no memory, or no space for a file's pages).
+/// populate_writable's unit: the mmap lock is held for one such piece at a time.
+inline constexpr size_t kPopulatePiece = size_t(2) << 20;
+
+/// Makes the pages of [pages, pages + bytes) (whole pages) resident and writable without
+/// changing a byte (MADV_POPULATE_WRITE, Linux 5.14), one kPopulatePiece at a time; false where
+/// the kernel refuses (an older one: EINVAL; no memory, or no space for a file's pages).
 bool populate_writable(void* pages, size_t bytes);
 
 /// populate_writable over the whole pages inside [data, data + bytes), in pieces on up to
