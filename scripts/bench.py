@@ -45,9 +45,14 @@ def commit(exe):
     return (p.stdout.strip() or "unknown") + ("+dirty" if dirty else "")
 
 
-def run_once(cmd, record):
+def run_once(cmd, record, out):
     """One run; the fields of its JSON record (`--json`, docs/run_record.md) that the table
-    uses, with process_s: the process's wall time measured from outside, as a user times it."""
+    uses, with process_s: the process's wall time measured from outside, as a user times it.
+    The previous run's output is removed first, outside the timing: replacing a file frees its
+    pages inside the rename (0.5-0.8 s of a V = 40 000 run on tmpfs), the old file's cost and
+    not the run's (compare_peer.py writes a new file each run too)."""
+    if os.path.isfile(out):
+        os.remove(out)
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
@@ -102,7 +107,7 @@ def main():
             if b:
                 cmd += ["--block-size", str(b)]
             cmd += [graph, out]
-            runs = [run_once(cmd, record) for _ in range(args.repeats)]
+            runs = [run_once(cmd, record, out) for _ in range(args.repeats)]
             for path in (out, record):
                 if os.path.exists(path):
                     os.remove(path)
