@@ -54,7 +54,10 @@ g = graph({V})
 t = time.perf_counter(); out = run(g); first = time.perf_counter() - t
 again = None
 if {AGAIN}:
-    t = time.perf_counter(); run(g); again = time.perf_counter() - t
+    # The result kept past the clock, as the first one: freeing it (12.8 GB at V = 40 000) is
+    # the caller's later business, not the call's.
+    t = time.perf_counter(); kept = run(g); again = time.perf_counter() - t
+    del kept
 seconds = None
 if {AGAIN}:  # the package's own record of the last call: where its time went
     seconds = {{k: v for k, v in apsp_kokkos.last_record()["seconds"].items() if isinstance(v, float) and v > 0}}
