@@ -49,8 +49,9 @@ def run_once(cmd, record, out):
     """One run; the fields of its JSON record (`--json`, docs/run_record.md) that the table
     uses, with process_s: the process's wall time measured from outside, as a user times it.
     The previous run's output is removed first, outside the timing: replacing a file frees its
-    pages inside the rename (0.5-0.8 s of a V = 40 000 run on tmpfs), the old file's cost and
-    not the run's (compare_peer.py writes a new file each run too)."""
+    pages inside the rename (a V = 40 000 run's write stage on tmpfs: 0.44-0.74 s against
+    0.10-0.12 s into a new name, docs/running.md), the old file's cost and not the run's
+    (compare_peer.py writes a new file each run too)."""
     if os.path.isfile(out):
         os.remove(out)
     t0 = time.monotonic()
