@@ -16,6 +16,10 @@
 #endif
 
 namespace apsp {
+namespace {
+// populate_writable's unit: each call holds the process's mmap lock for this much.
+constexpr size_t kPopulatePiece = size_t(2) << 20;
+}  // namespace
 
 HugePageMapping map_huge_pages(size_t bytes) {
 #if defined(MADV_HUGEPAGE)
@@ -46,9 +50,8 @@ bool populate_writable(void* pages, size_t bytes) {
   // and munmap (a GPU driver's too) waits for: beside a thread populating 1 GB, a 1 MiB mmap +
   // munmap took 134-621 us on average (worst 170-801 ms) with 64 MiB calls, 19-30 us (worst
   // 19-24 ms) with 2 MiB ones (2-vCPU EPYC VM, usual pages).
-  constexpr size_t kCall = kPopulatePiece;
-  for (size_t off = 0; off < bytes; off += kCall)
-    if (::madvise(static_cast<char*>(pages) + off, std::min(kCall, bytes - off), MADV_POPULATE_WRITE) != 0)
+  for (size_t off = 0; off < bytes; off += kPopulatePiece)
+    if (::madvise(static_cast<char*>(pages) + off, std::min(kPopulatePiece, bytes - off), MADV_POPULATE_WRITE) != 0)
       return false;
   return true;
 }
@@ -59,13 +62,12 @@ void make_pages_resident(void* data, size_t bytes, int threads) {
   const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) / page * page;
   if (end <= begin) return;
   // Pieces of populate_writable's call, taken in order.
-  constexpr uintptr_t kPiece = kPopulatePiece;
-  const auto pieces = int64_t((end - begin + kPiece - 1) / kPiece);
+  const auto pieces = int64_t((end - begin + kPopulatePiece - 1) / kPopulatePiece);
   std::atomic<int64_t> next{0};
   std::atomic<bool> refused{false};  // a kernel without MADV_POPULATE_WRITE: the pages fault later
   on_threads(int(std::clamp<int64_t>(threads, 1, pieces)), [&](int) {
     for (int64_t i; !refused && (i = next++) < pieces;) {
-      const uintptr_t b = begin + uintptr_t(i) * kPiece, e = std::min(end, b + kPiece);
+      const uintptr_t b = begin + uintptr_t(i) * kPopulatePiece, e = std::min<uintptr_t>(end, b + kPopulatePiece);
       // NOLINTNEXTLINE(performance-no-int-to-ptr): whole pages of the caller's range
       if (!populate_writable(reinterpret_cast<void*>(b), e - b)) refused = true;
     }

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "apsp/core/huge_page_array.hpp"
 #include "apsp/core/sizes.hpp"
 #include "apsp/io/temp_file.hpp"
 #include "path_parts.hpp"
@@ -69,9 +70,7 @@ void ResultFile::prepare_rows(const MappedFileRange& map, int64_t first_row, int
   // Pieces of whole rows and whole pages: copies go by rows, and pinning by pages.
   const int64_t page = ::sysconf(_SC_PAGESIZE);
   const int64_t grain = row_bytes / std::gcd(row_bytes, page) * page;
-  // At most 4 threads: an H200 host made fresh tmpfs pages resident at 4.5 GB/s with one
-  // thread, 12.9 with 4, and only 6.8 with 8 (scripts/page_rate.sh, docs/results-log.md).
-  threads = std::min(threads, 4);
+  threads = std::min(threads, kPopulateThreads);
   map.prepare(threads, 4 * threads, grain, [&](int64_t begin, int64_t end) {
     char* memory = device_may_copy ? map.memory_at(begin) : nullptr;
     if (ready && ready(begin / row_bytes, (end - begin) / row_bytes, memory) && memory != nullptr)

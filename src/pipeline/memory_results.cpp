@@ -23,10 +23,10 @@ using HostRows = Kokkos::RangePolicy<Host, Kokkos::IndexType<int64_t>>;
 
 /// A device run reserves the rows on a thread of its own while the GPU computes (ResultFile::
 /// reserve_rows): the host's threads are idle then, so the result's pages are made resident
-/// there instead of faulting one by one in the conversion after the solve. At most 4 threads, as
-/// for an output file (io/output_file.cpp), and one CPU left to the thread that drives the GPU.
+/// there instead of faulting one by one in the conversion after the solve. One CPU is left to
+/// the thread that drives the GPU.
 void make_rows_resident(void* rows, size_t bytes) {
-  const int threads = std::min(4, int(thread_cpus().size()) - 1);
+  const int threads = std::min(kPopulateThreads, int(thread_cpus().size()) - 1);
   make_pages_resident(rows, bytes, threads);
 }
 

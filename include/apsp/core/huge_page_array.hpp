@@ -24,11 +24,8 @@ struct HugePageMapping {
 HugePageMapping map_huge_pages(size_t bytes);
 void unmap_huge_pages(const HugePageMapping& m) noexcept;
 
-/// populate_writable's unit: the mmap lock is held for one such piece at a time.
-inline constexpr size_t kPopulatePiece = size_t(2) << 20;
-
 /// Makes the pages of [pages, pages + bytes) (whole pages) resident and writable without
-/// changing a byte (MADV_POPULATE_WRITE, Linux 5.14), one kPopulatePiece at a time; false where
+/// changing a byte (MADV_POPULATE_WRITE, Linux 5.14), one huge page's worth per call; false where
 /// the kernel refuses (an older one: EINVAL; no memory, or no space for a file's pages).
 bool populate_writable(void* pages, size_t bytes);
 
@@ -37,6 +34,11 @@ bool populate_writable(void* pages, size_t bytes);
 /// does with host threads that would otherwise wait for the GPU. Best effort: where the kernel
 /// refuses, the pages fault as usual.
 void make_pages_resident(void* data, size_t bytes, int threads);
+
+/// The most threads worth making fresh pages resident with: an H200 host did so for tmpfs pages at
+/// 4.5 GB/s with one thread, 12.9 with 4, and only 6.8 with 8 (scripts/page_rate.sh,
+/// docs/results-log.md).
+inline constexpr int kPopulateThreads = 4;
 
 /// The alignment of every heap_array and huge_page_array at least: a cache line, the widest
 /// vector load.
