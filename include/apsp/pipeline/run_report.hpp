@@ -48,7 +48,7 @@ struct RunOptions {
   OrderChoice vertex_order = OrderChoice::automatic;  ///< --order: the numbering the solve takes
   int write_threads = 0;                              ///< 0 = automatic
   int64_t host_memory_limit = 0;                      ///< bytes the run may use on the host; 0 = what the OS reports
-  int64_t result_chunk_bytes = 0;  ///< device backends: result copied back in chunks of this size; 0 = 256 MiB
+  int64_t result_chunk_bytes = 0;  ///< device backends: result copied back in chunks of this size; 0 = 32 MiB
   /// Rows checked against Dijkstra: -1 none (--no-verify), 0 every row up to V = 512, else 8.
   int64_t verify_rows = kDefaultVerifyRows;
   bool phase_times = false;         ///< time each phase (a fence after each; costs a little)
