@@ -113,10 +113,10 @@ struct BandMarkKernel {
     const int id = team.league_rank();
     if (id < a_count) {
       const int32_t* region = rows + int64_t(a_first + id - first) * B * n + int64_t(k) * B;
-      mark_operand_region<Ops>(team, region, n, B, R * B, B, a + id, least);
+      mark_operand_region<Ops, kMarkRun>(team, region, n, B, R * B, B, a + id, least);
     } else {
       const int t = id - a_count;
-      mark_operand_region<Ops>(team, pivot + int64_t(t) * B, n, R * B, B, B, bk + t, least);
+      mark_operand_region<Ops, kMarkRun>(team, pivot + int64_t(t) * B, n, R * B, B, B, bk + t, least);
     }
   }
 };

@@ -73,7 +73,7 @@ struct StripMarkKernel {
     const int rows = row_strip ? B : R * B, cols = row_strip ? R * B : B;
     const int32_t* first =
         row_strip ? d + int64_t(t) * B * n + int64_t(k) * B : d + int64_t(k) * B * n + int64_t(t) * B;
-    mark_operand_region<Ops>(team, first, n, rows, cols, B, a + id, least);
+    mark_operand_region<Ops, kMarkRun>(team, first, n, rows, cols, B, a + id, least);
   }
 };
 
