@@ -85,9 +85,9 @@ def main():
     ap.add_argument("--sizes", type=int, nargs="+", default=[100000, 200000, 500000, 1000000])
     ap.add_argument("--gpus", type=int, nargs="+", default=[8, 16, 32, 64, 128, 256, 512, 1024])
     ap.add_argument("--blocks", type=int, default=0, help="rounds per block across ranks: the blocks model instead")
-    ap.add_argument("--fused-rate", type=float, default=2.743e13,
-                    help="relax/s of a rank's products in blocks (H200, a31db7d: V = 40000 at one rank, blocks of 16)")
-    ap.add_argument("--rate-one", type=float, default=2.870e13, help="one GPU alone, relax/s (H200, ce3df40, V = 40000)")
+    ap.add_argument("--fused-rate", type=float, default=2.832e13,
+                    help="relax/s of a rank's products in blocks (H200, fa06fe9: V = 40000 at one rank, blocks of 16)")
+    ap.add_argument("--rate-one", type=float, default=2.889e13, help="one GPU alone, relax/s (H200, fa06fe9, V = 40000)")
     a = ap.parse_args()
     if a.blocks > 0:
         print_blocks(a)
