@@ -124,9 +124,9 @@ KOKKOS_INLINE_FUNCTION void scan_region(const Member& team, const int32_t* first
 /// each thread clears the bits its entries deny and lowers the least entry to its own (at most
 /// two atomics per thread), which keeps phase 2's kernel, where this follows the product, free
 /// of spills. kRun > 1 (the kernels that do nothing but mark, on a backend with wide loads): runs
-/// of kRun entries per load where the region allows them. One scalar load at a time, a mark
-/// kernel's threads kept too few loads in flight: 0.9 ms per block of sixteen rounds at V =
-/// 40000 for 0.66 GB (one H200, ncu), about 0.7 TB/s.
+/// of kRun entries per load where the region allows them: one entry per load, a mark kernel's
+/// threads kept too few loads in flight (one H200, ncu, V = 40000: 0.88-0.94 ms a launch for a
+/// block of sixteen rounds' strips, about 0.64 GB; in runs of eight 0.18-0.21 ms, fa06fe9).
 template <class Ops, int kRun = 1, class Member>
 KOKKOS_INLINE_FUNCTION void mark_operand_region(const Member& team, const int32_t* first, int64_t n, int rows, int cols,
                                                 int B, int32_t* flag, int64_t least = 0) {
