@@ -72,8 +72,9 @@ int main(int argc, char* argv[]) {
     apsp::cli::early_command_line(argc, argv, rank0, status);  // this time printed
     return status;
   }
-  // A device id that names no GPU: one line on every rank, before any work (Kokkos would abort).
-  if (const int refused = apsp::cli::refuse_missing_device(kokkos_args.device_id(), mpi)) return refused;
+  // A device id that names no GPU: one line on every rank, before any work (Kokkos would abort;
+  // under several ranks the choice would be replaced, but a GPU that is not there is a mistake).
+  if (const int refused = apsp::cli::refuse_missing_device(kokkos_args.asked_device_id(), mpi)) return refused;
   // The input is opened and read on a thread while Kokkos and the device initialise (a text
   // graph is read where the run reads its input: it is one pass either way).
   std::optional<apsp::InputPrefetch> prefetch;

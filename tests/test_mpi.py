@@ -200,6 +200,18 @@ class BadInput(unittest.TestCase):
             host = next(b for b in ("OpenMP", "Serial", "Threads") if b in backends())
             self.expect_refused(g, ["--pivot-rows=peer", host], extra=["--backend", host, "--pivot-rows", "peer"])
 
+    def test_a_device_id_past_the_gpus(self):
+        """A GPU that is not there is bad input under a launcher too, though with several ranks
+        on a node a valid choice is replaced by each rank's own GPU (GPU builds only: a host
+        build has no device to choose)."""
+        if not any(b in ("Cuda", "HIP") for b in backends()):
+            self.skipTest("a host build")
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 3, [(0, 1, 1)])
+            self.expect_refused(g, ["device id 99 names no GPU", "the GPUs there are: 0: "],
+                                extra=["--kokkos-device-id=99"])
+
     def test_output_directory_missing(self):
         with tempfile.TemporaryDirectory() as tmp:
             g = os.path.join(tmp, "g.bin")

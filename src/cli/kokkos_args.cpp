@@ -73,6 +73,11 @@ std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& ar
     else
       out.push_back(a);
   }
+  // The variable too: Kokkos 3.x refuses a variable that disagrees with the option.
+  if (const char* env = std::getenv("KOKKOS_DEVICE_ID"); gpus > 0 && env != nullptr) {
+    dropped += (dropped.empty() ? "KOKKOS_DEVICE_ID=" : " KOKKOS_DEVICE_ID=") + std::string(env);
+    unsetenv("KOKKOS_DEVICE_ID");
+  }
   // More ranks than cores on this node (a test on a small machine, one thread each): Kokkos'
   // oversubscription warning, several lines on every rank, would bury the run's own messages.
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -116,6 +121,22 @@ std::vector<std::string> spelled_for_this_kokkos(const std::vector<std::string>&
 #endif
 }
 
+// --kokkos-device-id=N (or a spelling Kokkos also takes), else KOKKOS_DEVICE_ID, else -1.
+int chosen_device(const std::vector<std::string>& kokkos_strings) {
+  int id = -1;
+  const char* env = std::getenv("KOKKOS_DEVICE_ID");
+  auto number = [](const std::string& text) {
+    char* end = nullptr;
+    const long v = std::strtol(text.c_str(), &end, 10);
+    return end != text.c_str() && *end == '\0' && v >= 0 && v <= INT32_MAX ? int(v) : -1;
+  };
+  if (env != nullptr) id = number(env);
+  for (size_t i = 1; i < kokkos_strings.size(); ++i)
+    for (const char* name : {"--kokkos-device-id=", "--device-id=", "--kokkos-device="})
+      if (starts_with(kokkos_strings[i], name)) id = number(kokkos_strings[i].substr(std::strlen(name)));
+  return id;
+}
+
 }  // namespace
 
 KokkosArguments::KokkosArguments(int argc, char* argv[], const mpi::Runtime& mpi) {
@@ -128,25 +149,11 @@ KokkosArguments::KokkosArguments(int argc, char* argv[], const mpi::Runtime& mpi
   if (!host_threads_asked(argc, argv))  // the user's own choice wins
     if (const int threads = default_host_threads(argc, argv, mpi); threads > 0)
       kokkos_strings_.push_back(threads_option(threads));
+  asked_device_ = chosen_device(kokkos_strings_);  // before a rank's own GPU replaces it
   kokkos_strings_ = kokkos_args_for_rank(kokkos_strings_, mpi, gpu_sharing_);
   for (auto& a : kokkos_strings_) kokkos_args_.push_back(a.data());
   kokkos_argc_ = static_cast<int>(kokkos_args_.size());
   kokkos_args_.push_back(nullptr);
-}
-
-int KokkosArguments::device_id() const {
-  int id = -1;
-  const char* env = std::getenv("KOKKOS_DEVICE_ID");
-  auto number = [](const std::string& text) {
-    char* end = nullptr;
-    const long v = std::strtol(text.c_str(), &end, 10);
-    return end != text.c_str() && *end == '\0' && v >= 0 && v <= INT32_MAX ? int(v) : -1;
-  };
-  if (env != nullptr) id = number(env);
-  for (size_t i = 1; i < kokkos_strings_.size(); ++i)
-    for (const char* name : {"--kokkos-device-id=", "--device-id=", "--kokkos-device="})
-      if (starts_with(kokkos_strings_[i], name)) id = number(kokkos_strings_[i].substr(std::strlen(name)));
-  return id;
 }
 
 std::string KokkosArguments::gpu_sharing(const std::string& backend) const {

@@ -30,9 +30,11 @@ class KokkosArguments {
   /// default) computes on a GPU, else "". Valid after Kokkos is initialised.
   std::string gpu_sharing(const std::string& backend) const;
 
-  /// The device id Kokkos will take (--kokkos-device-id=N as this rank hands it on, else
-  /// KOKKOS_DEVICE_ID), or -1 where none is chosen (Kokkos' own: device 0, or by rank).
-  int device_id() const;
+  /// The device the user chose (--kokkos-device-id=N, else KOKKOS_DEVICE_ID), or -1 where none
+  /// is chosen (Kokkos' own: device 0). With several ranks on a node each rank takes its
+  /// node-local rank's GPU instead, but a choice that names no GPU is still refused: it is a
+  /// mistake in one process or many.
+  int asked_device_id() const { return asked_device_; }
 
   /// --kokkos-help was given: Kokkos printed its options during initialisation; the run is over.
   bool kokkos_help() const { return kokkos_help_; }
@@ -45,6 +47,7 @@ class KokkosArguments {
   bool kokkos_help_ = false, print_configuration_ = false;
   std::vector<char*> kokkos_args_;
   int kokkos_argc_ = 0;
+  int asked_device_ = -1;
 };
 
 }  // namespace apsp::cli
