@@ -190,6 +190,27 @@ class BadInput(unittest.TestCase):
             write_graph(g, 3000, [(0, 1, 1)])
             self.expect_refused(g, ["V = 3000", "per rank", "available"], extra=["--max-host-memory", "1MB"])
 
+    def test_one_rank_short_of_memory_ends_every_rank(self):
+        """Only the last rank lacks the memory (an MPMD launch gives it a lower limit, as a GPU
+        that another process fills would): every rank exits 2, one line, no output file."""
+        if ARGS.np < 2:
+            self.skipTest("needs a second rank")
+        with tempfile.TemporaryDirectory() as tmp:
+            g = os.path.join(tmp, "g.bin")
+            write_graph(g, 3000, [(i, (i + 1) % 3000, 1) for i in range(3000)])
+            out = os.path.join(tmp, "out.bin")
+            rank = ["sh", "-c", WRAPPER, ARGS.exe]
+            p = subprocess.run([ARGS.mpiexec, *shlex.split(ARGS.mpiexec_flags), "-np", str(ARGS.np - 1), *rank, g, out,
+                                ":", "-np", "1", *rank, "--max-host-memory", "1MB", g, out],
+                               capture_output=True, text=True)
+            exits = {int(r): int(c) for r, c in RANK_EXIT.findall(p.stderr)}
+            self.assertEqual(sorted(exits.items()), [(r, 2) for r in range(ARGS.np)], p.stderr)
+            errors = error_lines(p.stderr)
+            self.assertEqual(len(errors), 1, p.stderr)
+            self.assertIn(f"rank {ARGS.np - 1}: ", errors[0])
+            self.assertIn("V = 3000", errors[0])
+            self.assertEqual(os.listdir(tmp), ["g.bin"])
+
     def test_bad_options(self):
         with tempfile.TemporaryDirectory() as tmp:
             g = os.path.join(tmp, "g.bin")
