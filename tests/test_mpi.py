@@ -33,16 +33,26 @@ def launcher():
     return [ARGS.mpiexec, *shlex.split(ARGS.mpiexec_flags), "-np", str(ARGS.np)]
 
 
-def mpirun(*args):
+def launch(program, args, last_rank_extra):
+    """The launcher's command for `program` (a list) with `args` on ARGS.np ranks; where
+    `last_rank_extra` is given, an MPMD launch whose last rank alone also gets those arguments."""
+    args = [*map(str, args)]
+    if not last_rank_extra:
+        return [*launcher(), *program, *args]
+    first = [ARGS.mpiexec, *shlex.split(ARGS.mpiexec_flags), "-np", str(ARGS.np - 1), *program, *args]
+    return [*first, ":", "-np", "1", *program, *map(str, last_rank_extra), *args]
+
+
+def mpirun(*args, last_rank_extra=()):
     """Runs apsp_kokkos on ARGS.np ranks; returns (process, exit status of each rank)."""
-    p = subprocess.run([*launcher(), "sh", "-c", WRAPPER, ARGS.exe, *map(str, args)], capture_output=True, text=True)
+    p = subprocess.run(launch(["sh", "-c", WRAPPER, ARGS.exe], args, last_rank_extra), capture_output=True, text=True)
     exits = {int(r): int(c) for r, c in RANK_EXIT.findall(p.stderr)}
     return p, exits
 
 
-def mpirun_plain(*args):
+def mpirun_plain(*args, last_rank_extra=()):
     """Runs apsp_kokkos on ARGS.np ranks, as a user would; returns the launcher's status."""
-    return subprocess.run([*launcher(), ARGS.exe, *map(str, args)], capture_output=True, text=True).returncode
+    return subprocess.run(launch([ARGS.exe], args, last_rank_extra), capture_output=True, text=True).returncode
 
 
 def single(*args):
@@ -139,13 +149,13 @@ class BadInput(unittest.TestCase):
     """Every rank exits with the same non-zero status, one error line in all, and the output
     path untouched (not created, or an existing file kept; no temporary file left)."""
 
-    def expect_refused(self, input_path, words, extra=(), status=2, out_dir=None):
+    def expect_refused(self, input_path, words, extra=(), status=2, out_dir=None, last_rank_extra=()):
         for existing in (False, True):
             with tempfile.TemporaryDirectory() as outdir:
                 out = os.path.join(out_dir or outdir, "out.bin")
                 if existing and out_dir is None:
                     write_words(out, [123, 456])
-                p, exits = mpirun(*extra, input_path, out)
+                p, exits = mpirun(*extra, input_path, out, last_rank_extra=last_rank_extra)
                 self.assertEqual(sorted(exits.items()), [(r, status) for r in range(ARGS.np)], p.stderr)
                 errors = error_lines(p.stderr)
                 self.assertEqual(len(errors), 1, p.stderr)
@@ -158,7 +168,7 @@ class BadInput(unittest.TestCase):
                     self.assertEqual(os.listdir(outdir), ["out.bin"])
                 else:
                     self.assertEqual(os.listdir(outdir), [])
-        self.assertEqual(mpirun_plain(*extra, input_path, out), status)
+        self.assertEqual(mpirun_plain(*extra, input_path, out, last_rank_extra=last_rank_extra), status)
 
     def graph_file(self, tmp, words):
         path = os.path.join(tmp, "bad.bin")
@@ -198,18 +208,7 @@ class BadInput(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             g = os.path.join(tmp, "g.bin")
             write_graph(g, 3000, [(i, (i + 1) % 3000, 1) for i in range(3000)])
-            out = os.path.join(tmp, "out.bin")
-            rank = ["sh", "-c", WRAPPER, ARGS.exe]
-            p = subprocess.run([ARGS.mpiexec, *shlex.split(ARGS.mpiexec_flags), "-np", str(ARGS.np - 1), *rank, g, out,
-                                ":", "-np", "1", *rank, "--max-host-memory", "1MB", g, out],
-                               capture_output=True, text=True)
-            exits = {int(r): int(c) for r, c in RANK_EXIT.findall(p.stderr)}
-            self.assertEqual(sorted(exits.items()), [(r, 2) for r in range(ARGS.np)], p.stderr)
-            errors = error_lines(p.stderr)
-            self.assertEqual(len(errors), 1, p.stderr)
-            self.assertIn(f"rank {ARGS.np - 1}: ", errors[0])
-            self.assertIn("V = 3000", errors[0])
-            self.assertEqual(os.listdir(tmp), ["g.bin"])
+            self.expect_refused(g, [f"rank {ARGS.np - 1}: ", "V = 3000"], last_rank_extra=["--max-host-memory", "1MB"])
 
     def test_bad_options(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -75,7 +75,7 @@ std::vector<std::string> kokkos_args_for_rank(const std::vector<std::string>& ar
   }
   // The variable too: Kokkos 3.x refuses a variable that disagrees with the option.
   if (const char* env = std::getenv("KOKKOS_DEVICE_ID"); gpus > 0 && env != nullptr) {
-    dropped += (dropped.empty() ? "KOKKOS_DEVICE_ID=" : " KOKKOS_DEVICE_ID=") + std::string(env);
+    dropped += std::string(dropped.empty() ? "" : " ") + "KOKKOS_DEVICE_ID=" + env;
     unsetenv("KOKKOS_DEVICE_ID");
   }
   // More ranks than cores on this node (a test on a small machine, one thread each): Kokkos'
