@@ -340,65 +340,6 @@ TEST(GraphFileTest, ASharedCacheOutlivesTheGraphsRelease) {
   EXPECT_EQ(std::memcmp(share.data.get(), direct.data(), direct.size() * 4), 0);
 }
 
-// The line `field:` of the mapping (/proc/self/smaps) that holds `p`; none where the system
-// does not say (no smaps, or no such field in this kernel's).
-std::optional<std::string> smaps_field(const void* p, const std::string& field) {
-  std::ifstream smaps("/proc/self/smaps");
-  const auto at = reinterpret_cast<uintptr_t>(p);
-  bool inside = false;
-  for (std::string line; std::getline(smaps, line);) {
-    unsigned long lo = 0, hi = 0;
-    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2 && line.find(':') > line.find(' ')) {
-      inside = at >= lo && at < hi;
-    } else if (inside && line.rfind(field + ":", 0) == 0) {
-      const size_t value = line.find_first_not_of(' ', field.size() + 1);
-      return value == std::string::npos ? std::string() : line.substr(value);
-    }
-  }
-  return std::nullopt;
-}
-
-// Whether any mapping of this process holds `p` (/proc/self/maps).
-bool address_mapped(const void* p) {
-  std::ifstream maps("/proc/self/maps");
-  const auto at = reinterpret_cast<uintptr_t>(p);
-  for (std::string line; std::getline(maps, line);) {
-    unsigned long lo = 0, hi = 0;
-    if (std::sscanf(line.c_str(), "%lx-%lx", &lo, &hi) == 2 && at >= lo && at < hi) return true;
-  }
-  return false;
-}
-
-// Large arrays start on a huge page's boundary in a mapping the kernel may back with huge
-// pages (where this system grants them at all), hold what is written, and are unmapped with
-// their last owner; small ones come from the heap.
-TEST(HugePageArrayTest, LargeArraysAreHugePageMappingsFreedWithTheirLastOwner) {
-  constexpr size_t kHuge = size_t(2) << 20;
-  const size_t count = 3 * kHuge / sizeof(int32_t) + 7;
-  std::shared_ptr<int32_t[]> a = huge_page_array<int32_t>(count);
-  int32_t* data = a.get();
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % kHuge, 0u);
-  for (size_t i = 0; i < count; ++i) data[i] = int32_t(i * 2654435761u);
-  for (size_t i = 0; i < count; ++i) ASSERT_EQ(data[i], int32_t(i * 2654435761u)) << i;
-  std::string thp_mode;
-  std::getline(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"), thp_mode);
-  if (const auto eligible = smaps_field(data, "THPeligible");
-      eligible && thp_mode.find("[never]") == std::string::npos) {
-    EXPECT_EQ(*eligible, "1") << "transparent huge pages: " << thp_mode;
-  }
-  std::shared_ptr<int32_t[]> second_owner = a;
-  a.reset();
-  EXPECT_TRUE(address_mapped(data));
-  second_owner.reset();
-  EXPECT_FALSE(address_mapped(data));
-
-  const std::shared_ptr<int32_t[]> small = huge_page_array<int32_t>(1000);
-  small[999] = 5;
-  EXPECT_EQ(small[999], 5);
-  EXPECT_NE(reinterpret_cast<uintptr_t>(small.get()) % kHuge, 0u);                // the heap's,
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(small.get()) % kHostArrayAlignment, 0u);  // aligned for vector loads
-}
-
 // The edges read ahead (the build pins them for a device) are such an array.
 TEST(GraphFileTest, EdgesReadAheadAreInHugePageMemory) {
   TempDir dir;

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "apsp/core/constants.hpp"
-#include "apsp/core/huge_page_array.hpp"
+#include "apsp/solver/host_pages.hpp"
 #include "calls.hpp"
 
 namespace apsp::python {
@@ -113,7 +113,9 @@ std::shared_ptr<int32_t[]> edges_of_rows(const Rows& rows, const Rules& rules, b
   for (int64_t i = 0; i < V; ++i) offset[size_t(i + 1)] += offset[size_t(i)];
   const int64_t one_way = offset[size_t(V)];
   count = directed ? one_way : 2 * one_way;
-  std::shared_ptr<int32_t[]> edges = huge_page_array<int32_t>(size_t(3 * count));
+  // Resident before the pass writes it, in huge pages only where they come quickly (a VM that
+  // took back idle memory hands out huge pages slowly: host_pages.hpp).
+  std::shared_ptr<int32_t[]> edges = resident_pages<Host, int32_t>(size_t(3 * count));
   int32_t* const out = edges.get();
   Kokkos::parallel_for("apsp::write_edges", HostRows(0, V), [&](int64_t i) {
     int64_t at = offset[size_t(i)];

@@ -12,7 +12,9 @@
 #include "apsp/backends/backend_runtime.hpp"
 #include "apsp/core/constants.hpp"
 #include "apsp/io/graph_file.hpp"
+#include "apsp/solver/build_sorted_rows.hpp"
 #include "apsp/solver/distance_matrix.hpp"
+#include "apsp/solver/edge_checks.hpp"
 
 namespace apsp {
 
@@ -34,19 +36,6 @@ struct FillRows {
   }
 };
 
-/// Smallest index of an edge that breaks the rules (reduced with Min).
-template <class EdgeView>
-struct FirstBadEdge {
-  EdgeView edges;
-  int64_t vertices;
-  int32_t max_weight;
-  KOKKOS_INLINE_FUNCTION void operator()(const int64_t i, int64_t& first) const {
-    const int32_t s = edges(3 * i), t = edges(3 * i + 1), w = edges(3 * i + 2);
-    const bool bad = s < 0 || s >= vertices || t < 0 || t >= vertices || w < 0 || w > max_weight;
-    if (bad && i < first) first = i;
-  }
-};
-
 /// d(s, t) = min(d(s, t), w) for each edge whose source row is held; self-loops never
 /// shorten d(i, i) = 0. With `label`, vertex x is label[x] in the matrix (graph/vertex_order.hpp).
 template <class EdgeView>
@@ -62,16 +51,6 @@ struct ScatterEdges {
     if (s >= 0 && s < rows && s + first_row != t) Kokkos::atomic_fetch_min(m + s * n + t, w);
   }
 };
-
-/// Index of the first edge in [begin, begin + count) that breaks the rules, or -1.
-template <class ExecSpace, class EdgeView>
-int64_t first_bad_edge(const EdgeView& edges, int64_t count, int64_t begin, int64_t vertices, int32_t max_weight) {
-  int64_t first = INT64_MAX;
-  Kokkos::parallel_reduce("apsp::build::validate_edges",
-                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, count),
-                          FirstBadEdge<EdgeView>{edges, vertices, max_weight}, Kokkos::Min<int64_t>(first));
-  return first == INT64_MAX ? -1 : begin + first;
-}
 
 template <class ExecSpace, class EdgeView>
 void scatter_edges(const DistanceMatrix<ExecSpace>& d, const EdgeView& edges, int64_t count, const int32_t* label) {
@@ -89,6 +68,7 @@ void scatter_edges(const DistanceMatrix<ExecSpace>& d, const EdgeView& edges, in
 /// `label` (in ExecSpace's memory, V entries; null: none): each vertex's number in the matrix.
 template <class ExecSpace>
 void initialise_from_edges(const DistanceMatrix<ExecSpace>& d, const GraphFile& graph, const int32_t* label = nullptr) {
+  if (label == nullptr && build_from_sorted_edges(d, graph)) return;
   if (d.rows > 0)
     Kokkos::parallel_for("apsp::build::fill", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>(d.rows), Kokkos::AUTO),
                          Impl::FillRows<ExecSpace>{d.data.data(), d.n, d.first_row});

@@ -59,11 +59,11 @@ struct DistanceMatrix {
       : vertices(v), block(b), n(padded_size(v, b)), first_row(first), rows(count) {
     const auto size = static_cast<size_t>(size_mul(count, padded_size(v, b)));
     if constexpr (std::is_same_v<memory_space, Kokkos::HostSpace>) {
-      // In usual pages: huge ones made the build's first touch 3x faster run after run, but up
-      // to 5x slower in a run after a pause on a VM that hands idle memory back to its host
-      // (docs/results-log.md, "Tried and dropped").
+      // Resident before the build writes it, in huge pages only while they come quickly: they
+      // made the build's first touch 3x faster run after run, but up to 5x slower in a run after
+      // a pause on a VM that hands idle memory back to its host (docs/results-log.md).
       capacity = std::max(int64_t(size), min_entries);
-      host_pages = labelled_host_pages<Value>(size_t(capacity), label, PageSize::usual);
+      host_pages = labelled_host_pages<Value, ExecSpace>(size_t(capacity), label, PageSize::resident);
       data = view_type(host_pages.get(), size);
     } else {
       data = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);
