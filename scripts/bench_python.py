@@ -13,7 +13,8 @@ figure their median (every run kept in the record), the two in turns; the slow t
 --dijkstra-max. Past V = 10000 the graph's pairs are drawn with repeats (summed, as SciPy does).
 
   bench_python.py --exe build/apsp_kokkos --python build-python/venv/bin/python [--sizes 1000,2000]
-                  [--slow-max 2000] [--dijkstra-max 4000] [--backend OpenMP] [--repeat 3] [--record FILE]
+                  [--slow-max 2000] [--dijkstra-max 4000] [--backend OpenMP] [--repeat 3] [--settle S]
+                  [--record FILE]
 """
 import argparse
 import json
@@ -51,6 +52,7 @@ CALLS = {
 TIMED = """
 import time, json, sys
 g = graph({V})
+time.sleep({SETTLE})
 t = time.perf_counter(); out = run(g); first = time.perf_counter() - t
 again = None
 if {AGAIN}:
@@ -66,8 +68,9 @@ print(json.dumps({{"first_s": first, "again_s": again, "checksum": float(out[out
 """
 
 
-def time_tool(python, tool, V, backend):
-    code = MAKE + CALLS[tool].replace("BACKEND", repr(backend)) + TIMED.format(V=V, AGAIN=tool == "apsp_kokkos")
+def time_tool(python, tool, V, backend, settle=0.0):
+    code = MAKE + CALLS[tool].replace("BACKEND", repr(backend)) + TIMED.format(V=V, AGAIN=tool == "apsp_kokkos",
+                                                                                SETTLE=settle)
     t = time.perf_counter()
     out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
     result = json.loads(out.stdout.strip().splitlines()[-1])
@@ -113,11 +116,15 @@ def main():
     ap.add_argument("--backend", default=None)
     ap.add_argument("--repeat", type=int, default=3,
                     help="processes of apsp_kokkos and of the program per V (their medians; the slow tools once)")
+    ap.add_argument("--settle", type=float, default=0.0,
+                    help="seconds between making the graph and apsp_kokkos' first call: the memory the graph's "
+                         "making freed is then no longer at hand where the system hands idle memory back "
+                         "(a VM's host: 3 s on the 2-vCPU EPYC VM)")
     ap.add_argument("--record", help="append the figures to this JSON file (docs/records/python/)")
     a = ap.parse_args()
     rows = []
     for V in (int(v) for v in a.sizes.split(",")):
-        row = {"V": V, "E": V * V // 20, "tools": {}}
+        row = {"V": V, "E": V * V // 20, "tools": {}, "settle_s": a.settle}
         for tool in CALLS:
             if tool in ("scipy_floyd_warshall", "networkx_floyd_warshall_numpy") and V > a.slow_max:
                 continue
@@ -130,7 +137,7 @@ def main():
         # on the 2-vCPU EPYC: 0.351, 0.381 and 0.416 s in three runs of one afternoon).
         calls, programs = [], []
         for _ in range(a.repeat):
-            calls.append(time_tool(a.python, "apsp_kokkos", V, a.backend))
+            calls.append(time_tool(a.python, "apsp_kokkos", V, a.backend, a.settle))
             programs.append(time_program(a.python, a.exe, V))
         row["tools"]["apsp_kokkos"] = median_of(calls)
         row["program"] = median_of([{k: p[k] for k in ("process_s", "solve_s")} for p in programs])

@@ -168,6 +168,11 @@ def ranks_table(records, page):
     return out
 
 
+def settled(row):
+    """bench_python's --settle: the first call made that long after the graph."""
+    return f" ({row['settle_s']:g} s after the graph)" if row.get("settle_s") else ""
+
+
 def python_table(page):
     """scripts/bench_python.py's records: each tool's call on the same graph, in its own process."""
     out = ["| machine | backend | threads | commit | V | SciPy floyd_warshall | SciPy Dijkstra | NetworkX | apsp_kokkos call "
@@ -186,7 +191,7 @@ def python_table(page):
             maybe = {tool: secs(t[tool]) if tool in t else "—"
                      for tool in ("scipy_floyd_warshall", "scipy_dijkstra", "networkx_floyd_warshall_numpy")}
             out.append(f"| {re.sub(r'[(]R[)]|[(]TM[)]', '', r['machine'])} | {r['backend']} | {r['threads']} | "
-                       f"{r['commit'][:7]} | {vv(r['V'])} | {maybe['scipy_floyd_warshall']} | {maybe['scipy_dijkstra']} | "
+                       f"{r['commit'][:7]} | {vv(r['V'])}{settled(r)} | {maybe['scipy_floyd_warshall']} | {maybe['scipy_dijkstra']} | "
                        f"{maybe['networkx_floyd_warshall_numpy']} | {secs(ours)} | "
                        f"{f'**{fw / ours:.0f}×**' if fw else '—'} | {secs(again) if again else '—'} | {secs(solve)} | "
                        f"{ours / solve - 1:+.0%} | {link('records/python/' + name, page)} |")
