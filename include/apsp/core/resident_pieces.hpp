@@ -2,7 +2,7 @@
 // A fresh mapping made resident by several threads before its first write, in huge pages while
 // the system hands them out quickly and in usual pages after: on a VM whose host takes idle
 // memory back, a huge page it must fetch again costs several times the 512 usual pages it holds,
-// while one the host still holds costs a fraction of them (docs/results-log.md).
+// while one the host still holds costs a fraction of them (docs/python.md).
 #pragma once
 
 #include <atomic>

@@ -26,7 +26,7 @@ enum class PageSize { usual, huge, resident };
 /// (ResidentPieces); a heap_array where no mapping is to be had (below 2 MiB). A run's first
 /// touch of fresh memory is most of what it spends outside the solve on a small machine: 128 MB
 /// of usual pages took 31-45 ms by first writes on the 2-vCPU EPYC VM, 24-35 ms made resident
-/// this way, 8-12 ms in huge pages the host still held (docs/results-log.md).
+/// this way, 8-12 ms in huge pages the host still held (docs/python.md).
 template <class ExecSpace, class T>
 std::shared_ptr<T[]> resident_pages(size_t count) {
   const size_t bytes = count * sizeof(T);
