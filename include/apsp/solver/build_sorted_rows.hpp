@@ -9,7 +9,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <cstdint>
 
 #include "apsp/backends/backend_runtime.hpp"
@@ -54,7 +53,8 @@ struct FillSortedRows {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const int64_t task) const {
-    const int64_t first = task * kSortedRowsPerTask, last = std::min(rows, first + kSortedRowsPerTask);
+    const int64_t first = task * kSortedRowsPerTask;
+    const int64_t last = first + kSortedRowsPerTask < rows ? first + kSortedRowsPerTask : rows;
     for (int64_t r = first; r < last; ++r) {
       int32_t* row = m + r * n;
       const int64_t diagonal = first_row + r;
