@@ -18,20 +18,20 @@
 namespace apsp {
 namespace {
 // populate_writable's unit: each call holds the process's mmap lock for this much.
-constexpr size_t kPopulatePiece = size_t(2) << 20;
+constexpr size_t kPopulatePiece = kHugePageBytes;
 }  // namespace
 
 HugePageMapping map_huge_pages(size_t bytes) {
 #if defined(MADV_HUGEPAGE)
-  constexpr size_t kHuge = size_t(2) << 20;
-  if (bytes < kHuge) return {};
-  const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+  if (bytes < kHugePageBytes) return {};
+  const size_t rounded = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
   // One huge page more than needed, so that the part used can start on a 2 MiB boundary (the
   // kernel backs only aligned 2 MiB ranges with huge pages).
-  const size_t mapped = rounded + kHuge;
+  const size_t mapped = rounded + kHugePageBytes;
   void* base = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (base == MAP_FAILED) return {};
-  char* data = static_cast<char*>(base) + (kHuge - reinterpret_cast<uintptr_t>(base) % kHuge) % kHuge;
+  char* data =
+      static_cast<char*>(base) + (kHugePageBytes - reinterpret_cast<uintptr_t>(base) % kHugePageBytes) % kHugePageBytes;
   // Advice only: refused (THP "never", or a kernel without it), the pages are 4 KiB ones.
   (void)::madvise(data, rounded, MADV_HUGEPAGE);
   return {data, base, mapped};

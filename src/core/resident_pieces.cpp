@@ -13,7 +13,7 @@
 namespace apsp {
 namespace {
 
-constexpr size_t kPiece = size_t(2) << 20;  // a huge page
+constexpr size_t kPiece = kHugePageBytes;
 
 /// Pages of a fresh mapping made resident: MADV_POPULATE_WRITE, or where the kernel refuses it
 /// (an older one), a zero written to each page, which the kernel cleared already.

@@ -66,13 +66,10 @@ struct WholeFloat64Distance {
 };
 
 /// f(the cheapest converter that gives what `convert` gives).
-template <class F>
-void with_cheapest(const Float64Distance& convert, F&& f) {
-  if (convert.scale == 1.0) return f(WholeFloat64Distance{convert.infinity, convert.no_path});
-  f(convert);
-}
-template <class F>
-void with_cheapest(const Int32None& convert, F&& f) {
+template <class Convert, class F>
+void with_cheapest(const Convert& convert, F&& f) {
+  if constexpr (std::is_same_v<Convert, Float64Distance>)
+    if (convert.scale == 1.0) return f(WholeFloat64Distance{convert.infinity, convert.no_path});
   f(convert);
 }
 

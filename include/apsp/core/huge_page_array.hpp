@@ -11,6 +11,9 @@
 
 namespace apsp {
 
+/// The huge page that a mapping asks for (x86-64's and most Arm kernels' transparent huge page).
+inline constexpr size_t kHugePageBytes = size_t(2) << 20;
+
 /// An anonymous mapping asked for huge pages (MADV_HUGEPAGE, 2 MiB-aligned), or none.
 struct HugePageMapping {
   void* data = nullptr;  ///< `bytes` usable from here, aligned to 2 MiB
