@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "apsp/core/huge_page_array.hpp"
@@ -142,7 +144,38 @@ TEST(ResidentPagesTest, ASlowPieceSendsTheRestOfItsShareToUsualPages) {
     for (int piece = 0; piece < 6; ++piece)
       EXPECT_EQ(smaps_field(at + piece * kHuge, "THPeligible"), std::optional<std::string>(asks[piece])) << piece;
   }
+  EXPECT_TRUE(huge_pages_recently_slow(kHuge));  // the process noted the slow pieces
   unmap_huge_pages(m);
+}
+
+// Told that huge pages come slowly, every piece goes to usual pages, the first of each run too.
+TEST(ResidentPagesTest, PiecesCanStartInUsualPages) {
+  const size_t bytes = 4 * kHuge;
+  const HugePageMapping m = map_huge_pages(bytes);
+  ASSERT_NE(m.data, nullptr);
+  ResidentPieces pieces(m.data, bytes, 2, std::numeric_limits<double>::infinity(), false);
+  EXPECT_EQ(pieces.run(0) + pieces.run(1), 4);  // each within its (infinite) limit
+  EXPECT_EQ(resident_in(m.data, bytes), pages_of(bytes));
+  const auto* at = static_cast<const char*>(m.data);
+  if (smaps_field(at, "THPeligible") && huge_pages_granted()) {
+    for (int piece = 0; piece < 4; ++piece)
+      EXPECT_EQ(smaps_field(at + piece * kHuge, "THPeligible"), std::optional<std::string>("0")) << piece;
+  }
+  unmap_huge_pages(m);
+}
+
+// A slow huge page holds for the mappings that follow it, up to the bytes unmapped since (memory
+// freed may give huge pages back) and for kSlowHugePageMemory at most.
+TEST(ResidentPagesTest, ASlowHugePageHoldsUntilAsMuchIsUnmappedOrItIsOld) {
+  note_slow_huge_page();
+  EXPECT_TRUE(huge_pages_recently_slow(kHuge));
+  const HugePageMapping m = map_huge_pages(3 * kHuge);
+  ASSERT_NE(m.data, nullptr);
+  unmap_huge_pages(m);
+  EXPECT_FALSE(huge_pages_recently_slow(m.mapped));
+  EXPECT_TRUE(huge_pages_recently_slow(m.mapped + 1));
+  std::this_thread::sleep_for(kSlowHugePageMemory + std::chrono::milliseconds(20));
+  EXPECT_FALSE(huge_pages_recently_slow(size_t(1) << 40));
 }
 
 // resident_pages: on return every page is resident (the host space's threads made them so); a

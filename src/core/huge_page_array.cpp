@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 
 #include "apsp/core/helper_thread.hpp"
@@ -41,8 +42,28 @@ HugePageMapping map_huge_pages(size_t bytes) {
 #endif
 }
 
+namespace {
+using Clock = std::chrono::steady_clock;
+/// When a huge page last came slowly (Clock ticks; 0: never), and the bytes unmapped since.
+std::atomic<Clock::rep> slow_huge_page_at{0};
+std::atomic<size_t> unmapped_since_slow{0};
+}  // namespace
+
 void unmap_huge_pages(const HugePageMapping& m) noexcept {
-  if (m.base != nullptr) ::munmap(m.base, m.mapped);
+  if (m.base == nullptr) return;
+  ::munmap(m.base, m.mapped);
+  unmapped_since_slow.fetch_add(m.mapped, std::memory_order_relaxed);
+}
+
+void note_slow_huge_page() noexcept {
+  unmapped_since_slow.store(0, std::memory_order_relaxed);
+  slow_huge_page_at.store(std::max<Clock::rep>(1, Clock::now().time_since_epoch().count()), std::memory_order_relaxed);
+}
+
+bool huge_pages_recently_slow(size_t bytes) noexcept {
+  const Clock::rep at = slow_huge_page_at.load(std::memory_order_relaxed);
+  return at != 0 && Clock::now() - Clock::time_point(Clock::duration(at)) < kSlowHugePageMemory &&
+         unmapped_since_slow.load(std::memory_order_relaxed) < bytes;
 }
 
 bool populate_writable(void* pages, size_t bytes) {

@@ -26,7 +26,7 @@ void populate_fresh(char* pages, size_t bytes, size_t page) {
 
 }  // namespace
 
-ResidentPieces::ResidentPieces(void* data, size_t bytes, int shares, double slow_seconds)
+ResidentPieces::ResidentPieces(void* data, size_t bytes, int shares, double slow_seconds, bool huge_first)
     : data_(static_cast<char*>(data)), shares_(std::max(shares, 1)), slow_seconds_(slow_seconds) {
   const auto page = size_t(::sysconf(_SC_PAGESIZE));
   end_ = (bytes + page - 1) / page * page;  // whole pages, all inside the mapping
@@ -36,6 +36,12 @@ ResidentPieces::ResidentPieces(void* data, size_t bytes, int shares, double slow
     const auto [first, last] = thread_share(pieces, s, shares_);
     runs_[size_t(s)].next = first;
     runs_[size_t(s)].last = last;
+  }
+  if (!huge_first) {
+#if defined(MADV_NOHUGEPAGE)
+    (void)::madvise(data_, end_, MADV_NOHUGEPAGE);
+#endif
+    for (int s = 0; s < shares_; ++s) runs_[size_t(s)].usual = true;
   }
 }
 
@@ -50,9 +56,11 @@ int64_t ResidentPieces::run(int share) {
 
 bool ResidentPieces::make_resident(Run& run, int64_t piece) {
   const size_t from = size_t(piece) * kPiece, to = std::min(end_, from + kPiece);
+  const bool asked_huge = !run.usual.load(std::memory_order_relaxed);
   const auto t0 = std::chrono::steady_clock::now();
   populate_fresh(data_ + from, to - from, size_t(::sysconf(_SC_PAGESIZE)));
   if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() <= slow_seconds_) return true;
+  if (asked_huge) note_slow_huge_page();
   if (!run.usual.exchange(true)) {  // the rest of the run in usual pages, which the system has at hand
 #if defined(MADV_NOHUGEPAGE)
     const size_t rest_end = std::min(end_, size_t(run.last) * kPiece);

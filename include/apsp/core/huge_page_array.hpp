@@ -4,6 +4,7 @@
 // and they are freed in a tenth (0.002 s against 0.027-0.030 s); docs/results-log.md.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -26,6 +27,15 @@ struct HugePageMapping {
 /// free), its pages are ordinary ones.
 HugePageMapping map_huge_pages(size_t bytes);
 void unmap_huge_pages(const HugePageMapping& m) noexcept;
+
+/// A huge page of a fresh mapping came slowly (resident_pieces.hpp): the system had none at hand.
+void note_slow_huge_page() noexcept;
+/// How long note_slow_huge_page holds at most.
+inline constexpr std::chrono::milliseconds kSlowHugePageMemory{1000};
+/// A huge page came slowly less than kSlowHugePageMemory ago, and since then this process has
+/// unmapped less than `bytes` (memory it frees may give huge pages back): a new mapping of
+/// `bytes` would find none at hand either (a run's round operands after its matrix).
+bool huge_pages_recently_slow(size_t bytes) noexcept;
 
 /// Makes the pages of [pages, pages + bytes) (whole pages) resident and writable without
 /// changing a byte (MADV_POPULATE_WRITE, Linux 5.14), one huge page's worth per call; false where

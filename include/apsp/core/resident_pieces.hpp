@@ -22,11 +22,13 @@ inline constexpr double kSlowHugePageSeconds = 1e-3;
 /// `shares` contiguous runs in order, one per thread: each thread makes its own run resident
 /// (so that its pages lie where the thread that writes those rows first runs), then helps with
 /// what is left of the others'. In each run, after the first piece that takes longer than
-/// `slow_seconds`, the rest is advised into usual pages (MADV_NOHUGEPAGE). Nothing is written
-/// that the kernel had not cleared already.
+/// `slow_seconds`, the rest is advised into usual pages (MADV_NOHUGEPAGE), and the process notes
+/// it (note_slow_huge_page); with `huge_first` false, every piece is (the caller knows that huge
+/// pages would come slowly). Nothing is written that the kernel had not cleared already.
 class ResidentPieces {
  public:
-  ResidentPieces(void* data, size_t bytes, int shares, double slow_seconds = kSlowHugePageSeconds);
+  ResidentPieces(void* data, size_t bytes, int shares, double slow_seconds = kSlowHugePageSeconds,
+                 bool huge_first = true);
   /// Thread `share`'s part (each share called once, all at once or one after another). Returns
   /// the pieces it made resident within `slow_seconds`.
   int64_t run(int share);

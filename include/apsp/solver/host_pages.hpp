@@ -23,17 +23,21 @@ enum class PageSize { usual, huge, resident };
 
 /// `count` uninitialised values of T made resident by ExecSpace's threads, each the contiguous
 /// share that an even pass over the array gives it, in huge pages while they come quickly
-/// (ResidentPieces); a heap_array where no mapping is to be had (below 2 MiB). A run's first
-/// touch of fresh memory is most of what it spends outside the solve on a small machine: 128 MB
-/// of usual pages took 31-45 ms by first writes on the 2-vCPU EPYC VM, 24-35 ms made resident
-/// this way, 8-12 ms in huge pages the host still held (docs/python.md).
+/// (ResidentPieces), and in usual pages from the start where a huge page came slowly a moment ago
+/// and less than this array was unmapped since (huge_pages_recently_slow): a run's round operands
+/// after its matrix, whose 14.7 MB took 2.8-5.4 ms so against 0.8-22.5 ms with a slow huge page
+/// per thread first (2-vCPU EPYC, V = 4000, the package's first call). A heap_array where no
+/// mapping is to be had (below 2 MiB). A run's first touch of fresh memory is most of what it
+/// spends outside the solve on a small machine: 128 MB of usual pages took 31-45 ms by first
+/// writes on the 2-vCPU EPYC VM, 24-35 ms made resident this way, 8-12 ms in huge pages the host
+/// still held (docs/python.md).
 template <class ExecSpace, class T>
 std::shared_ptr<T[]> resident_pages(size_t count) {
   const size_t bytes = count * sizeof(T);
   const HugePageMapping m = map_huge_pages(bytes);
   if (m.data == nullptr) return heap_array<T>(count);
   const int shares = std::max(1, int(ExecSpace().concurrency()));
-  ResidentPieces pieces(m.data, bytes, shares);
+  ResidentPieces pieces(m.data, bytes, shares, kSlowHugePageSeconds, !huge_pages_recently_slow(bytes));
   ResidentPieces* const each = &pieces;
   Kokkos::parallel_for("apsp::resident_pages", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(0, shares),
                        [=](int share) { (void)each->run(share); });
