@@ -78,13 +78,15 @@ def time_tool(python, tool, V, backend, settle=0.0):
     return result
 
 
-def time_program(python, exe, V):
-    """The command-line program on the same graph written as a binary edge list."""
+def time_program(python, exe, V, settle=0.0):
+    """The command-line program on the same graph written as a binary edge list, `settle` seconds
+    after the file is written (the pause the package's call gets after its graph is made)."""
     with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as tmp:
         write = MAKE + (f"import numpy as np\ng = graph({V}).tocoo()\n"
                         f"body = np.stack([g.row, g.col, g.data.astype(np.int64)], 1).astype(np.int32)\n"
                         f"open('{tmp}/g.bin', 'wb').write(np.array([{V}, g.nnz], np.int32).tobytes() + body.tobytes())\n")
         subprocess.run([python, "-c", write], check=True)
+        time.sleep(settle)
         t = time.perf_counter()
         subprocess.run([exe, f"{tmp}/g.bin", f"{tmp}/g.out", "--quiet", "--json", f"{tmp}/r.json"], check=True)
         wall = time.perf_counter() - t
@@ -117,14 +119,15 @@ def main():
     ap.add_argument("--repeat", type=int, default=3,
                     help="processes of apsp_kokkos and of the program per V (their medians; the slow tools once)")
     ap.add_argument("--settle", type=float, default=0.0,
-                    help="seconds between making the graph and apsp_kokkos' first call: the memory the graph's "
-                         "making freed is then no longer at hand where the system hands idle memory back "
-                         "(a VM's host: 3 s on the 2-vCPU EPYC VM)")
+                    help="seconds between making the graph and apsp_kokkos' first call (and between writing "
+                         "the program's file and starting it): the memory the graph's making freed is then no "
+                         "longer at hand where the system hands idle memory back (a VM's host: 3 s on the "
+                         "2-vCPU EPYC VM), and the CPUs have idled as long")
     ap.add_argument("--record", help="append the figures to this JSON file (docs/records/python/)")
     a = ap.parse_args()
     rows = []
     for V in (int(v) for v in a.sizes.split(",")):
-        row = {"V": V, "E": V * V // 20, "tools": {}, "settle_s": a.settle}
+        row = {"V": V, "E": V * V // 20, "tools": {}, "settle_s": a.settle, "program_settle_s": a.settle}
         for tool in CALLS:
             if tool in ("scipy_floyd_warshall", "networkx_floyd_warshall_numpy") and V > a.slow_max:
                 continue
@@ -138,7 +141,7 @@ def main():
         calls, programs = [], []
         for _ in range(a.repeat):
             calls.append(time_tool(a.python, "apsp_kokkos", V, a.backend, a.settle))
-            programs.append(time_program(a.python, a.exe, V))
+            programs.append(time_program(a.python, a.exe, V, a.settle))
         row["tools"]["apsp_kokkos"] = median_of(calls)
         row["program"] = median_of([{k: p[k] for k in ("process_s", "solve_s")} for p in programs])
         r = programs[0]["record"]

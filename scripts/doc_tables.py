@@ -169,8 +169,12 @@ def ranks_table(records, page):
 
 
 def settled(row):
-    """bench_python's --settle: the first call made that long after the graph."""
-    return f" ({row['settle_s']:g} s after the graph)" if row.get("settle_s") else ""
+    """bench_python's --settle: the first call made that long after the graph (and, where the record
+    says so, the program started that long after its file was written)."""
+    if not row.get("settle_s"):
+        return ""
+    both = "both " if row.get("program_settle_s") == row["settle_s"] else ""
+    return f" ({both}{row['settle_s']:g} s after the graph)"
 
 
 def python_table(page):
