@@ -233,8 +233,10 @@ class MpiRanks {
       else
         rounds_.emplace(procs.comm(), d, part, path);
     }
+    /// Every round; the rows end in int32 (no 16-bit stage over ranks: `may_stay_narrowed` is
+    /// one process's).
     template <class AfterRound>
-    Impl::SolveSeconds solve(bool phase_times, AfterRound&& after_round) {
+    Impl::SolveSeconds solve(bool phase_times, AfterRound&& after_round, bool /*may_stay_narrowed*/ = false) {
       Impl::SolveSeconds out;
       if (blocks_) {
         typename Blocks::Seconds s;

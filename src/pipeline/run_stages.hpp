@@ -120,12 +120,19 @@ class RunStages : RunSetup<ExecSpace, Procs> {
       if (time_rounds) ends.push_back(seconds_since(t0));
       progress(done, rounds);
     };
-    const SolveSeconds s = solver_->solve(opt_.phase_times, after_round);
+    const SolveSeconds s = solver_->solve(opt_.phase_times, after_round, may_stay_narrowed());
+    d_->narrowed16 = s.narrowed16;
     rep_.rounds = round_rates(ends, rep_.vertices, rep_.block);
     if (paths_) find_paths();
     procs_.barrier();
     rep_.seconds.solve = procs_.slowest(seconds_since(t0));
     record_solve(rep_, s, procs_, opt_.phase_times);
+  }
+
+  /// Whether the solve may leave its matrix in 16 bits: nothing reads it before the output, and
+  /// the output widens it itself (into float64, one pass instead of two).
+  bool may_stay_narrowed() const {
+    return !paths_ && !order_.applied() && !check_ && opt_.perturb_row < 0 && outputs_.distances_take_rows16();
   }
 
   /// The result in the file's numbering, where the solve took another (one matrix at a time).

@@ -10,6 +10,7 @@
 #include "apsp/backends/backend_traits.hpp"
 #include "apsp/io/output_file.hpp"
 #include "apsp/solver/distance_matrix.hpp"
+#include "apsp/solver/host/narrow16.hpp"
 #include "ready_rows.hpp"
 #include "result_rows.hpp"
 #include "stage_clock.hpp"
@@ -17,7 +18,7 @@
 namespace apsp::Impl {
 
 /// Writes the rows `d` holds: on the host from the matrix itself, or the matrix itself where the
-/// output takes it (an array in memory); from a device piece by piece
+/// output takes it (an array in memory; in 16 bits where the solve left it so); from a device piece by piece
 /// as the output's pieces become ready (`ready`), straight into a piece's pinned pages where it
 /// has them, else in chunks through pinned buffers. Returns the seconds spent waiting for the
 /// pieces and the device copies.
@@ -26,6 +27,10 @@ double write_held_rows(const DistanceMatrix<ExecSpace>& d, ResultFile& out, Read
                        int64_t chunk_bytes) {
   const int64_t rows = result_rows(d);
   if constexpr (host_is_device<ExecSpace>()) {
+    if (d.narrowed16) {
+      if (out.take_rows16(d.host_pages, d.vertices, d.n, d.capacity)) return 0;
+      Narrow16<ExecSpace>::widen(d.data.data(), d.n, d.vertices);  // no room there: int32 rows, as usual
+    }
     if (d.host_pages && out.take_rows(d.host_pages, d.first_row, rows, d.n, d.capacity)) return 0;  // no copy at all
     out.reserve_rows(d.first_row, rows, {});
     out.write_rows(d.data.data(), d.first_row, rows, d.n);

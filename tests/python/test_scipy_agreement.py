@@ -128,6 +128,30 @@ def test_float64_result_at_every_padding(backend, block_size):
     np.testing.assert_array_equal(kept, scipy_fw(random_graph(257, 0.03, seed=4)))
 
 
+def connected_graph(V, seed):
+    """A random graph with a cycle through every vertex: every pair reachable, distances below 2**15."""
+    g = random_graph(V, 0.05, low=1, high=1000, seed=seed).tolil()
+    for v in range(V):
+        g[v, (v + 1) % V] = 1000
+    return g.tocsr()
+
+
+def test_float64_result_from_the_16_bit_matrix(backend):
+    # Where every pair is joined by paths below 2**15, a CPU solve's later rounds run on a 16-bit
+    # matrix, and a float64 result is widened from it directly (the round operands aside, no int32
+    # pass): rows from the last back, in waves, into the same memory; with a scale that divides.
+    took = []
+    for v, block in ((40, 16), (130, 32), (257, 0), (300, 16), (513, 0)):
+        g = connected_graph(v, seed=v)
+        for scale in (None, 4.0):
+            got = apsp_kokkos.floyd_warshall(g, backend=backend, block_size=block, scale=scale)
+            took.append(apsp_kokkos.last_record()["matrix16_from_round"] is not None)
+            assert got.dtype == np.float64 and got.shape == (v, v) and got.flags.c_contiguous
+            np.testing.assert_array_equal(got, scipy_fw(g), err_msg=f"V = {v}, block {block}, scale {scale}")
+    if backend in ("OpenMP", "Serial"):
+        assert any(took), "no solve took the 16-bit stage"
+
+
 def test_overwrite_uses_the_inputs_memory(backend):
     g = random_graph(50, 0.1).toarray()
     want = scipy_fw(g)

@@ -50,6 +50,16 @@ class ResultFile {
     return false;
   }
 
+  /// Whether take_rows16() takes a whole matrix (where it has the room; else the rows come
+  /// widened to int32, through take_rows() or write_rows()).
+  virtual bool takes_rows16() const { return false; }
+  /// take_rows() for the whole matrix left in 16 bits by the solve (DistanceMatrix::narrowed16):
+  /// `vertices` uint16 rows, row r at `matrix + r * ld`, every entry below 2^15.
+  virtual bool take_rows16(const std::shared_ptr<int32_t[]>& matrix, int64_t vertices, int64_t ld, int64_t capacity) {
+    (void)matrix, (void)vertices, (void)ld, (void)capacity;
+    return false;
+  }
+
   /// Renames the complete file onto the target (collective under MPI).
   virtual void commit() = 0;
 

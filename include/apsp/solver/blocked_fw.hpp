@@ -69,13 +69,16 @@ class BlockedFloydWarshall {
   /// `lanes16` (may be null) counts the relaxations of phases 2 and 3 that ran in 16-bit lanes
   /// (lane_tally.hpp). Untimed, the rounds overlap (solve_with_lookahead); timed, the phases run
   /// one after another with a fence after each. Returns the round from which the distances were
-  /// kept in a 16-bit matrix (a CPU's later rounds: solve_host_rounds); 0: none were.
+  /// kept in a 16-bit matrix (a CPU's later rounds: solve_host_rounds); 0: none were. Where
+  /// `stay_narrowed` and that round is not 0, the matrix is left in 16 bits (HostSixteen).
   template <class AfterRound>
-  static int solve(const Matrix& d, PhaseSeconds* phases, AfterRound&& after_round, int64_t* lanes16 = nullptr) {
+  static int solve(const Matrix& d, PhaseSeconds* phases, AfterRound&& after_round, int64_t* lanes16 = nullptr,
+                   bool stay_narrowed = false) {
+    (void)stay_narrowed;  // a GPU's matrix stays int32
     if (phases == nullptr) {
       if constexpr (Ops::kPacksRounds)
         if (ExecSpace().concurrency() >= Impl::kHostRoundsFromThreads || Ops::Traits::kHostLanes16)
-          return solve_host_rounds(d, after_round, lanes16);
+          return solve_host_rounds(d, after_round, lanes16, stay_narrowed);
       if constexpr (Ops::kHasTuned && !Ops::kPacksRounds)
         if (Impl::PairRounds<BlockedFloydWarshall>::applies(d)) {
           Impl::PairRounds<BlockedFloydWarshall>::solve(d, after_round, lanes16);
@@ -105,10 +108,12 @@ class BlockedFloydWarshall {
   /// takes this from kHostRoundsFromThreads threads on, and at every count for the 16-bit stage.
   /// Returns the round the 16-bit matrix began, as solve().
   template <class AfterRound>
-  static int solve_host_rounds(const Matrix& d, AfterRound&& after_round, int64_t* lanes16 = nullptr) {
+  static int solve_host_rounds(const Matrix& d, AfterRound&& after_round, int64_t* lanes16 = nullptr,
+                               bool stay_narrowed = false) {
+    (void)stay_narrowed;  // without a 16-bit stage the matrix stays int32
     if constexpr (Ops::kPacksRounds) {
       if constexpr (Ops::Traits::kHostLanes16) {
-        const int from = Impl::HostSixteen<ExecSpace, Ops>::solve(whole(d), after_round, lanes16);
+        const int from = Impl::HostSixteen<ExecSpace, Ops>::solve(whole(d), after_round, lanes16, stay_narrowed);
         return from < d.blocks() ? from : 0;
       } else {
         const RoundOps round_ops(whole(d));

@@ -45,6 +45,10 @@ struct DistanceMatrix {
   /// Host memory: the entries host_pages holds, rows * n or more (min_entries: room for a result
   /// that widens in place, apsp/pipeline/memory_results.hpp).
   int64_t capacity = 0;
+  /// Host memory, after a solve asked to leave it so (Impl::HostSixteen): every entry below 2^15,
+  /// as uint16 rows of n entries from the start of the memory (padding 2^15 - 1), for an output
+  /// that widens them itself (ResultFile::take_rows16).
+  bool narrowed16 = false;
 
   /// Tiles along an edge of the whole matrix (the number of rounds).
   int blocks() const { return static_cast<int>(n / block); }

@@ -2,7 +2,8 @@
 // The CPU solve in two stages (one process): rounds on the int32 matrix (host/rounds.hpp with
 // TileOps) until every distance is below 2^15, then the rest of the rounds on the same matrix
 // narrowed in place to 16 bits (host/rounds.hpp with HostOps16, host/tiles16.hpp), widened back
-// at the end. Entries only fall, so a matrix below 2^15 stays below it.
+// at the end (host/narrow16.hpp), or left so for an output that widens it into float64 itself.
+// Entries only fall, so a matrix below 2^15 stays below it.
 //
 // Why: on the int32 matrix a block of C takes 16-bit lanes after a test of its entries, and is
 // narrowed into the lanes and widened back out of them (host/tiles.hpp); kept in 16 bits between
@@ -22,9 +23,9 @@
 
 #include <atomic>
 #include <cstdint>
-#include <cstring>
 
 #include "apsp/core/constants.hpp"
+#include "apsp/solver/host/narrow16.hpp"
 #include "apsp/solver/host/ops16.hpp"
 #include "apsp/solver/host/rounds.hpp"
 #include "apsp/solver/round_operands.hpp"
@@ -38,9 +39,11 @@ struct HostSixteen {
   using Ops16 = HostOps16<ExecSpace>;
 
   /// Every round on the whole matrix `rb`, as HostRounds::solve from the start. Returns the
-  /// round the 16-bit stage began (the number of rounds: none).
+  /// round the 16-bit stage began (the number of rounds: none). `stay_narrowed`: a matrix that
+  /// took the stage is left in 16 bits (narrow()'s layout) for a caller that widens it itself,
+  /// into another type (the Python package's float64 result, in one pass instead of two).
   template <class AfterRound>
-  static int solve(const RowBlock& rb, AfterRound&& after_round, int64_t* lanes16) {
+  static int solve(const RowBlock& rb, AfterRound&& after_round, int64_t* lanes16, bool stay_narrowed = false) {
     const RoundOperands<ExecSpace, Ops> round_ops(rb);
     const int next = HostRounds<ExecSpace, Ops>::solve(rb, round_ops, after_round, lanes16, -1, [&](int k) {
       if (round_ops.far_seen() || !cross_below_2_15(rb, k)) return false;
@@ -54,7 +57,7 @@ struct HostSixteen {
       const RoundOperands<ExecSpace, Ops16> round_ops16(rb16, round_ops.storage());
       HostRounds<ExecSpace, Ops16>::solve(rb16, round_ops16, after_round, lanes16, next);
     }
-    widen(rb);
+    if (!stay_narrowed) widen(rb);
     return next;
   }
 
@@ -85,74 +88,12 @@ struct HostSixteen {
     return far.load() == 0;
   }
 
-  /// The matrix narrowed in place: entry (r, c) to byte 2 (r n + c) (row r lands where the
-  /// int32 row r / 2 was), padding 2^15 - 1. Rows go in ranges [0, 1), [1, 2), [2, 4), ...,
-  /// [2^m, 2^(m+1)), one kernel each: a range writes only where the ranges before it were read.
+  /// The matrix narrowed in place (Narrow16::narrow), padding 2^15 - 1.
   static void narrow(const RowBlock& rb) {
-    const int64_t n = rb.n, V = rb.vertices;
-    auto* bytes = reinterpret_cast<unsigned char*>(rb.rows);
-    for (int64_t lo = 0, hi = 1; lo < n; lo = hi, hi = hi * 2 < n ? hi * 2 : n)
-      Kokkos::parallel_for("apsp::narrow16", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(lo, hi),
-                           [=](const int64_t r) { narrow_row(bytes, r, n, V); });
-    ExecSpace().fence();
+    Narrow16<ExecSpace>::narrow(rb.rows, rb.n, rb.vertices, Ops16::Tiles::kCap);
   }
-  /// The inverse, ranges from the last: row r's int32 place holds 16-bit rows 2 r and 2 r + 1,
-  /// widened already. Padding entries get what the matrix was built with (0 on the diagonal,
-  /// INF elsewhere).
-  static void widen(const RowBlock& rb) {
-    const int64_t n = rb.n, V = rb.vertices;
-    auto* bytes = reinterpret_cast<unsigned char*>(rb.rows);
-    int64_t hi = n, lo = 1;
-    while (lo * 2 < n) lo *= 2;
-    for (;;) {
-      Kokkos::parallel_for("apsp::widen16", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(lo, hi),
-                           [=](const int64_t r) { widen_row(bytes, r, n, V); });
-      if (lo == 0) break;
-      hi = lo;
-      lo /= 2;
-    }
-    ExecSpace().fence();
-  }
-
- private:
-  static constexpr int kRun = 16;  ///< entries converted at a time, through registers
-
-  /// Row r: entries from byte 4 r n, to byte 2 r n, in increasing order (the write of a run
-  /// lands where this row or earlier ones were read). memcpy: the two types alias.
-  static void narrow_row(unsigned char* m, int64_t r, int64_t n, int64_t V) {
-    const int64_t valid = r < V ? V : 0;
-    for (int64_t c = 0; c < n; c += kRun) {
-      int32_t in[kRun];
-      uint16_t out[kRun];
-      const int w = n - c < kRun ? int(n - c) : kRun;
-      if (w == kRun && c + kRun <= valid) {  // constant sizes: copies in registers, not calls
-        std::memcpy(in, m + 4 * (r * n + c), sizeof in);
-        for (int j = 0; j < kRun; ++j) out[j] = uint16_t(in[j]);
-        std::memcpy(m + 2 * (r * n + c), out, sizeof out);
-        continue;
-      }
-      std::memcpy(in, m + 4 * (r * n + c), size_t(w) * 4);
-      for (int j = 0; j < kRun; ++j) out[j] = c + j < valid ? uint16_t(in[j]) : Ops16::Tiles::kCap;
-      std::memcpy(m + 2 * (r * n + c), out, size_t(w) * 2);
-    }
-  }
-  /// Row r: from byte 2 r n to byte 4 r n, in decreasing order.
-  static void widen_row(unsigned char* m, int64_t r, int64_t n, int64_t V) {
-    for (int64_t c = (n - 1) / kRun * kRun; c >= 0; c -= kRun) {
-      uint16_t in[kRun];
-      int32_t out[kRun];
-      const int w = n - c < kRun ? int(n - c) : kRun;
-      if (w == kRun && r < V && c + kRun <= V) {
-        std::memcpy(in, m + 2 * (r * n + c), sizeof in);
-        for (int j = 0; j < kRun; ++j) out[j] = int32_t(in[j]);
-        std::memcpy(m + 4 * (r * n + c), out, sizeof out);
-        continue;
-      }
-      std::memcpy(in, m + 2 * (r * n + c), size_t(w) * 2);
-      for (int j = 0; j < kRun; ++j) out[j] = r < V && c + j < V ? int32_t(in[j]) : (r == c + j ? 0 : kInf);
-      std::memcpy(m + 4 * (r * n + c), out, size_t(w) * 4);
-    }
-  }
+  /// The inverse (Narrow16::widen).
+  static void widen(const RowBlock& rb) { Narrow16<ExecSpace>::widen(rb.rows, rb.n, rb.vertices); }
 };
 
 }  // namespace apsp::Impl
