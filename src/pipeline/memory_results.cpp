@@ -205,40 +205,32 @@ class KeptRows final : public ResultFile {
     (void)ready(first_row, rows, nullptr);
   }
 
+  /// float64: widened in place, from 16-bit rows straight where the solve left them so (one pass
+  /// instead of widening to int32 first: 2-vCPU EPYC, V = 4000, the int32 pass's 4.4-5.5 ms gone,
+  /// the float64 widening alike, 4.8-6.0 ms before, 5.3-5.4 after).
   bool take_rows(const std::shared_ptr<int32_t[]>& matrix, int64_t first_row, int64_t rows, int64_t ld,
-                 int64_t capacity) override {
+                 int64_t capacity, bool narrowed16) override {
     const int64_t v = vertices_;
     if (first_row != 0 || rows < v) return false;  // part of the matrix: not the whole result
     if constexpr (std::is_same_v<T, double>) {
-      if (ld > 2 * v || capacity < 2 * v * v) return false;
-      with_cheapest(convert_, [&](auto convert) { widen_in_place(matrix.get(), v, ld, convert); });
+      if (ld * (narrowed16 ? 2 : 4) > 8 * v || capacity < 2 * v * v) return false;
+      with_cheapest(convert_, [&](auto convert) {
+        if (narrowed16)  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the same memory
+          widen_in_place(reinterpret_cast<uint16_t*>(matrix.get()), v, ld, convert);
+        else
+          widen_in_place(matrix.get(), v, ld, convert);
+      });
       // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the same memory, now float64
       *into_ = {std::shared_ptr<double[]>(matrix, reinterpret_cast<double*>(matrix.get())), v};
     } else {
-      if (convert_.none_as != -1)  // in place, entry by entry: a pass over memory already resident
+      if (narrowed16) return false;  // int32 kept as it lies: widened by the caller first
+      if (convert_.none_as != -1)    // in place, entry by entry: a pass over memory already resident
         RowsInto<int32_t, Int32None>(matrix.get(), ld, v, convert_).write_rows(matrix.get(), 0, v, ld);
       *into_ = {matrix, ld};
     }
     return true;
   }
-
   bool takes_rows16() const override { return std::is_same_v<T, double>; }
-  /// float64 straight from the solver's 16-bit rows, where they leave room: one pass instead of
-  /// widening to int32 first (2-vCPU EPYC, V = 4000: the int32 pass's 4.4-5.5 ms gone, the
-  /// float64 widening alike, 4.8-6.0 ms before, 5.3-5.4 after).
-  bool take_rows16(const std::shared_ptr<int32_t[]>& matrix, int64_t vertices, int64_t ld, int64_t capacity) override {
-    const int64_t v = vertices;
-    if constexpr (std::is_same_v<T, double>) {
-      if (ld > 4 * v || capacity < 2 * v * v) return false;
-      auto* rows16 = reinterpret_cast<uint16_t*>(matrix.get());  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
-      with_cheapest(convert_, [&](auto convert) { widen_in_place(rows16, v, ld, convert); });
-      // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the same memory, now float64
-      *into_ = {std::shared_ptr<double[]>(matrix, reinterpret_cast<double*>(matrix.get())), v};
-      return true;
-    }
-    (void)matrix, (void)v, (void)ld, (void)capacity;
-    return false;
-  }
 
   void write_rows(const int32_t* data, int64_t first_row, int64_t rows, int64_t ld) override {
     allocate();

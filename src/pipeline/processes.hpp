@@ -36,13 +36,12 @@ struct SolverMemory {
 struct SolveSeconds {
   double phase[3] = {0, 0, 0};
   double mpi = 0, staging = 0;
-  double opening = 0;       ///< (blocks across ranks) the owner's wait for its next block's opening
-  int block_rounds = 0;     ///< (MPI) rounds per block across ranks; 1: one at a time
-  int64_t lanes16 = 0;      ///< this process's relaxations in 16-bit lanes (phases 2 and 3)
-  int64_t computed = 0;     ///< and in either lane type (0: not counted)
-  int64_t left_out = 0;     ///< the relaxations of the products left out (an operand of INF alone)
-  int matrix16_from = 0;    ///< (CPU) the round from which distances were kept in 16 bits; 0: never
-  bool narrowed16 = false;  ///< (CPU, one process) the matrix left in 16 bits, as asked (DistanceMatrix)
+  double opening = 0;     ///< (blocks across ranks) the owner's wait for its next block's opening
+  int block_rounds = 0;   ///< (MPI) rounds per block across ranks; 1: one at a time
+  int64_t lanes16 = 0;    ///< this process's relaxations in 16-bit lanes (phases 2 and 3)
+  int64_t computed = 0;   ///< and in either lane type (0: not counted)
+  int64_t left_out = 0;   ///< the relaxations of the products left out (an operand of INF alone)
+  int matrix16_from = 0;  ///< (CPU) the round from which distances were kept in 16 bits; 0: never
 };
 
 }  // namespace apsp::Impl

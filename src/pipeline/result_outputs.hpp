@@ -109,7 +109,7 @@ class ResultOutputs {
     for (auto& o : list_) o->file->commit();
   }
   bool distances_discarded() const { return list_.front()->file->discards(); }
-  /// Whether the distances' output takes the solver's matrix in 16 bits (ResultFile::take_rows16).
+  /// Whether the distances' output takes the solver's matrix in 16 bits (ResultFile::takes_rows16).
   bool distances_take_rows16() const { return list_.front()->file->takes_rows16(); }
 
  private:

@@ -120,8 +120,9 @@ class RunStages : RunSetup<ExecSpace, Procs> {
       if (time_rounds) ends.push_back(seconds_since(t0));
       progress(done, rounds);
     };
-    const SolveSeconds s = solver_->solve(opt_.phase_times, after_round, may_stay_narrowed());
-    d_->narrowed16 = s.narrowed16;
+    const bool stay_narrowed = may_stay_narrowed();
+    const SolveSeconds s = solver_->solve(opt_.phase_times, after_round, stay_narrowed);
+    d_->narrowed16 = stay_narrowed && s.matrix16_from > 0;
     rep_.rounds = round_rates(ends, rep_.vertices, rep_.block);
     if (paths_) find_paths();
     procs_.barrier();

@@ -80,15 +80,14 @@ class SingleProcess {
   class Solver {
    public:
     Solver(const SingleProcess& /*procs*/, const typename FW::Matrix& d) : d_(d) {}
-    /// `may_stay_narrowed`: a matrix that took the 16-bit stage may be left in 16 bits (then
-    /// narrowed16 says so).
+    /// `may_stay_narrowed`: a matrix that took the 16-bit stage (matrix16_from > 0) may be left
+    /// in 16 bits.
     template <class AfterRound>
     SolveSeconds solve(bool phase_times, AfterRound&& after_round, bool may_stay_narrowed = false) {
       typename FW::PhaseSeconds phases;
       SolveSeconds s;
       s.matrix16_from =
           FW::solve(d_, phase_times ? &phases : nullptr, after_round, lanes16_.slots(), may_stay_narrowed);
-      s.narrowed16 = may_stay_narrowed && s.matrix16_from > 0;
       for (int i = 0; i < 3; ++i) s.phase[i] = phases.phase[i];
       s.lanes16 = lanes16_.total();
       s.computed = lanes16_.computed();

@@ -27,11 +27,9 @@ double write_held_rows(const DistanceMatrix<ExecSpace>& d, ResultFile& out, Read
                        int64_t chunk_bytes) {
   const int64_t rows = result_rows(d);
   if constexpr (host_is_device<ExecSpace>()) {
-    if (d.narrowed16) {
-      if (out.take_rows16(d.host_pages, d.vertices, d.n, d.capacity)) return 0;
-      Narrow16<ExecSpace>::widen(d.data.data(), d.n, d.vertices);  // no room there: int32 rows, as usual
-    }
-    if (d.host_pages && out.take_rows(d.host_pages, d.first_row, rows, d.n, d.capacity)) return 0;  // no copy at all
+    // The matrix itself where the output takes it (no copy at all); else its rows, in int32.
+    if (d.host_pages && out.take_rows(d.host_pages, d.first_row, rows, d.n, d.capacity, d.narrowed16)) return 0;
+    if (d.narrowed16) Narrow16<ExecSpace>::widen(d.data.data(), d.n, d.vertices);
     out.reserve_rows(d.first_row, rows, {});
     out.write_rows(d.data.data(), d.first_row, rows, d.n);
     return 0;

@@ -42,23 +42,18 @@ class ResultFile {
 
   /// Host memory only: takes the rows themselves instead of a copy, where this output can hold
   /// them as they lie (an array in memory, apsp/pipeline/memory_results.hpp): rows [first_row,
-  /// first_row + rows), row r at `matrix + r * ld`, its owner shared, `capacity` int32 entries
-  /// of memory from `matrix` on (the output may use them all). False: write_rows() them.
+  /// first_row + rows), row r at `matrix + r * ld` entries, its owner shared, `capacity` int32
+  /// entries of memory from `matrix` on (the output may use them all). `narrowed16`: the entries
+  /// are uint16, every one below 2^15 (the whole matrix, as the solve left it where
+  /// takes_rows16(): DistanceMatrix::narrowed16). False: write_rows() them, as int32.
   virtual bool take_rows(const std::shared_ptr<int32_t[]>& matrix, int64_t first_row, int64_t rows, int64_t ld,
-                         int64_t capacity) {
-    (void)matrix, (void)first_row, (void)rows, (void)ld, (void)capacity;
+                         int64_t capacity, bool narrowed16 = false) {
+    (void)matrix, (void)first_row, (void)rows, (void)ld, (void)capacity, (void)narrowed16;
     return false;
   }
-
-  /// Whether take_rows16() takes a whole matrix (where it has the room; else the rows come
-  /// widened to int32, through take_rows() or write_rows()).
+  /// Whether take_rows() would take a whole matrix in 16 bits (where it has the room), so that
+  /// the solve may leave it so.
   virtual bool takes_rows16() const { return false; }
-  /// take_rows() for the whole matrix left in 16 bits by the solve (DistanceMatrix::narrowed16):
-  /// `vertices` uint16 rows, row r at `matrix + r * ld`, every entry below 2^15.
-  virtual bool take_rows16(const std::shared_ptr<int32_t[]>& matrix, int64_t vertices, int64_t ld, int64_t capacity) {
-    (void)matrix, (void)vertices, (void)ld, (void)capacity;
-    return false;
-  }
 
   /// Renames the complete file onto the target (collective under MPI).
   virtual void commit() = 0;

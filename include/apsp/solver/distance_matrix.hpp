@@ -47,7 +47,7 @@ struct DistanceMatrix {
   int64_t capacity = 0;
   /// Host memory, after a solve asked to leave it so (Impl::HostSixteen): every entry below 2^15,
   /// as uint16 rows of n entries from the start of the memory (padding 2^15 - 1), for an output
-  /// that widens them itself (ResultFile::take_rows16).
+  /// that widens them itself (ResultFile::take_rows).
   bool narrowed16 = false;
 
   /// Tiles along an edge of the whole matrix (the number of rounds).
